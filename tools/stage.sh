@@ -1,0 +1,151 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# tools/stage.sh - stage the kernel build tree build/linux/.
+#
+#  1. Extract Debian's linux-source-6.12 tarball once into
+#     build/base/linux-source-6.12 (pristine, never modified afterwards).
+#  2. Copy it once to build/linux.
+#  3. On every run, compute the desired content of every file the project
+#     manages (its own files at their kernel paths, plus upstream files
+#     changed by tools/patches/*.patch) in a scratch directory, then copy
+#     into build/linux only the files whose content differs. Unchanged
+#     files keep their mtime, so the kernel build does not rebuild them.
+#     Files managed by a previous run but no longer are restored from the
+#     pristine tree (or removed if upstream does not have them).
+#
+# Overlays:   include/ -> include/, lib/xsk_zc/ -> lib/xsk_zc/,
+#             drivers/ -> drivers/, Documentation/ -> Documentation/,
+#             kunit/   -> lib/xsk_zc/kunit/ (without .kunitconfig)
+
+set -euo pipefail
+
+REPO=$(cd "$(dirname "$0")/.." && pwd)
+BUILD=$REPO/build
+TARBALL=${XSK_ZC_TARBALL:-/usr/src/linux-source-6.12.tar.xz}
+SRCNAME=linux-source-6.12
+BASE=$BUILD/base/$SRCNAME
+TREE=$BUILD/linux
+MANAGED=$TREE/.xsk_zc-managed
+
+die() { echo "stage: error: $*" >&2; exit 1; }
+
+"$REPO/tools/deps.sh" linux-source-6.12 xz-utils patch diffutils
+
+# 1. Pristine base, extracted once.
+if [ ! -e "$BUILD/base/.$SRCNAME.extracted" ]; then
+	[ -r "$TARBALL" ] || die "$TARBALL not found"
+	echo "stage: extracting $TARBALL"
+	mkdir -p "$BUILD/base"
+	rm -rf "$BASE" "$BUILD/base/.tmp"
+	mkdir "$BUILD/base/.tmp"
+	tar -xJf "$TARBALL" -C "$BUILD/base/.tmp"
+	[ -f "$BUILD/base/.tmp/$SRCNAME/Makefile" ] ||
+		die "$TARBALL does not contain $SRCNAME/"
+	mv "$BUILD/base/.tmp/$SRCNAME" "$BASE"
+	rmdir "$BUILD/base/.tmp"
+	touch "$BUILD/base/.$SRCNAME.extracted"
+fi
+
+# 2. Working tree, copied once.
+if [ ! -e "$TREE/.xsk_zc-copied" ]; then
+	echo "stage: copying $SRCNAME to build/linux"
+	rm -rf "$TREE" "$TREE.tmp"
+	cp -a "$BASE" "$TREE.tmp"
+	mv "$TREE.tmp" "$TREE"
+	touch "$TREE/.xsk_zc-copied"
+fi
+
+# 3. Desired content of every managed file.
+SCRATCH=$(mktemp -d "$BUILD/.stage.XXXXXX")
+trap 'rm -rf "$SCRATCH"' EXIT
+WANT=$SCRATCH/want
+mkdir "$WANT"
+: > "$SCRATCH/list"
+
+# overlay SRC_DIR DEST_DIR: project files (no hidden files, no editor
+# backups, no .kunitconfig) copied to their kernel path.
+overlay() {
+	local src=$1 dst=$2 f
+	[ -d "$REPO/$src" ] || return 0
+	while IFS= read -r -d '' f; do
+		f=${f#./}
+		mkdir -p "$WANT/$dst/$(dirname "$f")"
+		cp "$REPO/$src/$f" "$WANT/$dst/$f"
+		echo "$dst/$f" >> "$SCRATCH/list"
+	done < <(cd "$REPO/$src" && find . -type f ! -name '.*' ! -name '*~' \
+					! -name '*.orig' ! -name '*.rej' -print0)
+}
+
+overlay include include
+overlay lib/xsk_zc lib/xsk_zc
+overlay drivers drivers
+overlay Documentation Documentation
+overlay kunit lib/xsk_zc/kunit
+
+# Patches to upstream files, applied in sorted order onto the pristine
+# files (or onto the overlay, if a patch touches a project file).
+shopt -s nullglob
+for p in "$REPO"/tools/patches/*.patch; do
+	name=tools/patches/$(basename "$p")
+	files=$(sed -n -E 's@^(\+\+\+|---) [ab]/([^\t ]+).*@\2@p' "$p" | sort -u)
+	[ -n "$files" ] || die "$name: no files found in patch"
+	for f in $files; do
+		echo "$f" >> "$SCRATCH/list"
+		if [ ! -e "$WANT/$f" ] && [ -f "$BASE/$f" ]; then
+			mkdir -p "$WANT/$(dirname "$f")"
+			cp "$BASE/$f" "$WANT/$f"
+		fi
+	done
+	if ! out=$(patch -d "$WANT" -p1 --batch --forward --fuzz=0 \
+			--no-backup-if-mismatch --reject-file=- < "$p" 2>&1); then
+		echo "$out" >&2
+		die "patch $name does not apply to $SRCNAME"
+	fi
+done
+
+sort -u -o "$SCRATCH/list" "$SCRATCH/list"
+
+# Previously managed files that are no longer managed: back to pristine.
+if [ -f "$MANAGED" ]; then
+	comm -23 <(sort -u "$MANAGED") "$SCRATCH/list" |
+	while IFS= read -r f; do
+		if [ -f "$BASE/$f" ]; then
+			if ! cmp -s "$BASE/$f" "$TREE/$f"; then
+				echo "stage: restore $f"
+				cp "$BASE/$f" "$TREE/$f"
+			fi
+		elif [ -e "$TREE/$f" ]; then
+			echo "stage: remove $f"
+			rm -f "$TREE/$f"
+		fi
+	done
+fi
+
+# Copy only what changed. No mtime preservation: a changed file must
+# look newer than anything built from it.
+changed=0
+while IFS= read -r f; do
+	if [ -f "$WANT/$f" ]; then
+		if ! cmp -s "$WANT/$f" "$TREE/$f"; then
+			mkdir -p "$TREE/$(dirname "$f")"
+			cp --preserve=mode "$WANT/$f" "$TREE/$f"
+			echo "stage: update $f"
+			changed=$((changed + 1))
+		fi
+	elif [ -e "$TREE/$f" ]; then
+		# deleted by a patch
+		rm -f "$TREE/$f"
+		echo "stage: remove $f"
+		changed=$((changed + 1))
+	fi
+done < "$SCRATCH/list"
+
+cp "$SCRATCH/list" "$MANAGED"
+
+version=$(awk -F' *= *' '
+	$1 == "VERSION" { v = $2 } $1 == "PATCHLEVEL" { p = $2 }
+	$1 == "SUBLEVEL" { s = $2 } $1 == "EXTRAVERSION" { e = $2 }
+	END { printf "%s.%s.%s%s", v, p, s, e }' "$TREE/Makefile")
+echo "xsk_zc: base Linux $version (Debian $SRCNAME)," \
+     "$(wc -l < "$MANAGED") managed files, $changed updated"
