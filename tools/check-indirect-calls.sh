@@ -1,0 +1,70 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# tools/check-indirect-calls.sh [BUILD_DIR [LIST]]
+#
+# For every "OBJECT FUNCTION" line in LIST (default
+# tools/hot-path-functions.txt), disassemble FUNCTION (and its GCC clones
+# FUNCTION.*) in BUILD_DIR/OBJECT (default build dir build/lint-x86_64)
+# and report any indirect branch: "call *", "jmp *" (including "notrack"
+# jump-table jumps) and calls/jumps to the retpoline thunks
+# __x86_indirect_thunk_* / __x86_indirect_call_thunk_* /
+# __x86_indirect_jump_thunk_*. Return thunks (__x86_return_thunk) are
+# plain returns and are not reported.
+#
+# Prints one line per finding and a last line
+# "indirect-calls: N findings in M functions"; exits 1 on any finding or
+# error (missing object, missing function).
+
+set -uo pipefail
+
+REPO=$(cd "$(dirname "$0")/.." && pwd)
+BUILD_DIR=${1:-$REPO/build/lint-x86_64}
+LIST=${2:-$REPO/tools/hot-path-functions.txt}
+OBJDUMP=${OBJDUMP:-objdump}
+NM=${NM:-nm}
+
+findings=0
+checked=0
+
+[ -r "$LIST" ] || { echo "indirect-calls: error: $LIST not found"; exit 1; }
+
+lineno=0
+while read -r obj fn extra || [ -n "${obj:-}" ]; do
+	lineno=$((lineno + 1))
+	case "${obj:-}" in ''|'#'*) continue ;; esac
+	if [ -z "${fn:-}" ] || [ -n "${extra:-}" ]; then
+		echo "indirect-calls: error: $LIST:$lineno: expected 'OBJECT FUNCTION'"
+		findings=$((findings + 1))
+		continue
+	fi
+	if [ ! -f "$BUILD_DIR/$obj" ]; then
+		echo "indirect-calls: error: $obj: object not built"
+		findings=$((findings + 1))
+		continue
+	fi
+	syms=$("$NM" --defined-only "$BUILD_DIR/$obj" |
+	       awk -v fn="$fn" '$2 ~ /^[tTwW]$/ &&
+			($3 == fn || index($3, fn ".") == 1) { print $3 }' | sort -u)
+	if [ -z "$syms" ]; then
+		echo "indirect-calls: error: $obj: function $fn not found" \
+		     "(inlined or misnamed? mark it noinline)"
+		findings=$((findings + 1))
+		continue
+	fi
+	for sym in $syms; do
+		checked=$((checked + 1))
+		hits=$("$OBJDUMP" -dr --no-show-raw-insn --disassemble="$sym" \
+				"$BUILD_DIR/$obj" |
+		       grep -E '\<(call|jmp)[lqw]?[[:space:]]+\*|__x86_indirect_(call_|jump_)?thunk' ||
+		       true)
+		[ -z "$hits" ] && continue
+		while IFS= read -r h; do
+			echo "indirect-calls: $obj: $sym: $(echo "$h" | tr -s ' \t' ' ')"
+			findings=$((findings + 1))
+		done <<< "$hits"
+	done
+done < "$LIST"
+
+echo "indirect-calls: $findings findings in $checked functions"
+[ "$findings" -eq 0 ]

@@ -1,0 +1,182 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# tools/lint.sh [prepare] - static checks of the project, run on the
+# staged tree build/linux (run tools/stage.sh first):
+#
+#  checkpatch      scripts/checkpatch.pl --strict --no-tree -f on every
+#                  project C/H file, --strict on every tools/patches/*.patch
+#  kernel-doc      scripts/kernel-doc -none -Wall on the header and the
+#                  library .c files
+#  W=1             "make W=1 lib/xsk_zc/" in build/lint-x86_64 (x86_64
+#                  tinyconfig + tools/configs/lint-x86_64.config), objects
+#                  of lib/xsk_zc/ rebuilt each time so warnings show
+#  sparse          "make C=2 W=1 lib/xsk_zc/" on the same build
+#  indirect-calls  tools/check-indirect-calls.sh on that build
+#
+# Any warning/error/check line is a finding. Prints one summary line and
+# exits 1 if there is any finding. "prepare" only configures and prepares
+# build/lint-x86_64.
+
+set -uo pipefail
+
+REPO=$(cd "$(dirname "$0")/.." && pwd)
+KSRC=$REPO/build/linux
+LINT=$REPO/build/lint-x86_64
+FRAG=$REPO/tools/configs/lint-x86_64.config
+JOBS=${JOBS:-$(nproc)}
+CC=${CC:-ccache gcc}
+KMAKE=(make -C "$KSRC" O="$LINT" ARCH=x86_64 CC="$CC" -j"$JOBS")
+
+die() { echo "lint: error: $*" >&2; exit 2; }
+
+[ -f "$KSRC/.xsk_zc-managed" ] || die "build/linux not staged: run make stage"
+
+# --- configuration and prepare ---------------------------------------
+
+lint_config() {
+	local need=0 line sym val got bad=0
+	[ -f "$LINT/.config" ] || need=1
+	[ -f "$LINT/.xsk_zc-config" ] || need=1
+	if [ $need -eq 0 ]; then
+		for f in "$FRAG" "$KSRC/lib/xsk_zc/Kconfig" "$KSRC/lib/Kconfig"; do
+			[ "$f" -nt "$LINT/.xsk_zc-config" ] && need=1
+		done
+	fi
+	[ $need -eq 1 ] || return 0
+
+	echo "lint: configuring build/lint-x86_64 (tinyconfig + $(basename "$FRAG"))"
+	mkdir -p "$LINT"
+	rm -f "$LINT/.xsk_zc-config" "$LINT/.xsk_zc-prepared"
+	"${KMAKE[@]}" -s tinyconfig >/dev/null || die "make tinyconfig failed"
+	(cd "$KSRC" && ARCH=x86_64 scripts/kconfig/merge_config.sh -m \
+		-O "$LINT" "$LINT/.config" "$FRAG" >/dev/null) ||
+		die "merge_config.sh failed"
+	"${KMAKE[@]}" -s olddefconfig >/dev/null || die "make olddefconfig failed"
+
+	while IFS= read -r line; do
+		case "$line" in CONFIG_*=*) ;; *) continue ;; esac
+		sym=${line%%=*}
+		val=${line#*=}
+		got=$(grep -E "^$sym=" "$LINT/.config" | cut -d= -f2-)
+		if [ "$got" != "$val" ]; then
+			echo "lint: config: $sym=$val requested, got ${got:-unset}" >&2
+			bad=1
+		fi
+	done < "$FRAG"
+	grep -Eq '^CONFIG_XSK_ZC=[ym]$' "$LINT/.config" || {
+		echo "lint: config: CONFIG_XSK_ZC is not enabled" >&2
+		bad=1
+	}
+	[ $bad -eq 0 ] || die "$(basename "$FRAG") does not apply; see above"
+	touch "$LINT/.xsk_zc-config"
+}
+
+lint_prepare() {
+	lint_config
+	if [ ! -f "$LINT/.xsk_zc-prepared" ] ||
+	   [ "$LINT/.config" -nt "$LINT/.xsk_zc-prepared" ]; then
+		echo "lint: make prepare in build/lint-x86_64"
+		"${KMAKE[@]}" -s prepare || die "make prepare failed"
+		touch "$LINT/.xsk_zc-prepared"
+	fi
+}
+
+lint_prepare
+[ "${1:-}" = prepare ] && exit 0
+
+# --- the project's files -----------------------------------------------
+
+cd "$REPO"
+shopt -s nullglob globstar
+headers=(include/net/xsk_zc.h)
+[ -f "${headers[0]}" ] || headers=()
+lib_c=(lib/xsk_zc/*.c)
+kunit_ch=(kunit/*.c kunit/*.h)
+drivers_ch=()
+[ -d drivers ] && drivers_ch=(drivers/**/*.[ch])
+patches=(tools/patches/*.patch)
+c_files=("${headers[@]}" "${lib_c[@]}" "${kunit_ch[@]}" "${drivers_ch[@]}")
+
+LOG=$REPO/build/lint-logs
+mkdir -p "$LOG"
+
+# count_lines FILE: lines that are findings
+count_lines() {
+	grep -Ec '(^|[^[:alnum:]_])(warning|error):' "$1" || true
+}
+
+# --- checkpatch ------------------------------------------------------
+
+n_checkpatch=0
+checkpatch_totals() {
+	# "total: E errors, W warnings, C checks, N lines checked"
+	sed -n -E 's/^total: ([0-9]+) errors, ([0-9]+) warnings, ([0-9]+) checks.*/\1 \2 \3/p' "$1" |
+	awk '{ s += $1 + $2 + $3 } END { print s + 0 }'
+}
+: > "$LOG/checkpatch.log"
+for f in "${c_files[@]}"; do
+	(cd "$KSRC" && scripts/checkpatch.pl --strict --no-tree --show-types \
+		-f "$REPO/$f") > "$LOG/cp.one" 2>&1
+	n=$(checkpatch_totals "$LOG/cp.one")
+	[ "$n" -gt 0 ] && cat "$LOG/cp.one"
+	cat "$LOG/cp.one" >> "$LOG/checkpatch.log"
+	n_checkpatch=$((n_checkpatch + n))
+done
+for p in "${patches[@]}"; do
+	(cd "$KSRC" && scripts/checkpatch.pl --strict "$REPO/$p") > "$LOG/cp.one" 2>&1
+	n=$(checkpatch_totals "$LOG/cp.one")
+	[ "$n" -gt 0 ] && cat "$LOG/cp.one"
+	cat "$LOG/cp.one" >> "$LOG/checkpatch.log"
+	n_checkpatch=$((n_checkpatch + n))
+done
+rm -f "$LOG/cp.one"
+
+# --- kernel-doc ------------------------------------------------------
+
+n_kdoc=0
+kdoc_files=("${headers[@]}" "${lib_c[@]}")
+if [ ${#kdoc_files[@]} -gt 0 ]; then
+	(cd "$REPO" && "$KSRC/scripts/kernel-doc" -none -Wall "${kdoc_files[@]}") \
+		> "$LOG/kernel-doc.log" 2>&1
+	n_kdoc=$(grep -Ec . "$LOG/kernel-doc.log" || true)
+	cat "$LOG/kernel-doc.log"
+else
+	echo "lint: kernel-doc: no header or library source yet"
+	n_kdoc=1
+fi
+
+# --- W=1 and sparse on lib/xsk_zc/ -------------------------------------
+
+# Rebuild the objects of lib/xsk_zc/ so that compiler warnings show again.
+find "$LINT/lib/xsk_zc" -name '*.o' -delete 2>/dev/null
+"${KMAKE[@]}" W=1 lib/xsk_zc/ > "$LOG/w1.log" 2>&1
+w1_rc=$?
+grep -E '(warning|error):|Error [0-9]+' "$LOG/w1.log"
+n_w1=$(count_lines "$LOG/w1.log")
+[ $w1_rc -ne 0 ] && [ "$n_w1" -eq 0 ] && n_w1=1 && tail -20 "$LOG/w1.log"
+
+# Objects are up to date now: this pass runs sparse on every file only.
+"${KMAKE[@]}" C=2 W=1 lib/xsk_zc/ > "$LOG/sparse.log" 2>&1
+sp_rc=$?
+# A file that failed to compile fails again here: don't count it twice.
+grep -E '(warning|error):' "$LOG/sparse.log" |
+	grep -vxF -f <(grep -E '(warning|error):' "$LOG/w1.log") \
+	> "$LOG/sparse.findings" || true
+cat "$LOG/sparse.findings"
+n_sparse=$(wc -l < "$LOG/sparse.findings")
+[ $sp_rc -ne 0 ] && [ $w1_rc -eq 0 ] && [ "$n_sparse" -eq 0 ] &&
+	n_sparse=1 && tail -20 "$LOG/sparse.log"
+
+# --- indirect calls in hot-path functions --------------------------------
+
+"$REPO/tools/check-indirect-calls.sh" "$LINT" > "$LOG/indirect-calls.log" 2>&1
+ic_rc=$?
+n_ic=$(grep -vc '^indirect-calls: [0-9]* findings in' "$LOG/indirect-calls.log" || true)
+[ $ic_rc -ne 0 ] && [ "$n_ic" -eq 0 ] && n_ic=1
+cat "$LOG/indirect-calls.log"
+
+total=$((n_checkpatch + n_kdoc + n_sparse + n_w1 + n_ic))
+echo "lint: checkpatch $n_checkpatch, kernel-doc $n_kdoc, sparse $n_sparse," \
+     "W=1 $n_w1, indirect-calls $n_ic (logs in build/lint-logs)"
+[ $total -eq 0 ]
