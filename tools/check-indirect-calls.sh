@@ -54,8 +54,14 @@ while read -r obj fn extra || [ -n "${obj:-}" ]; do
 	fi
 	for sym in $syms; do
 		checked=$((checked + 1))
-		hits=$("$OBJDUMP" -dr --no-show-raw-insn --disassemble="$sym" \
-				"$BUILD_DIR/$obj" |
+		# Whole-object disassembly cut at the symbol's boundaries:
+		# objdump --disassemble=SYM prints the relocations preceding
+		# SYM too (binutils 2.40).
+		hits=$("$OBJDUMP" -dr --no-show-raw-insn "$BUILD_DIR/$obj" |
+		       awk -v hdr="<$sym>:" '
+				/^[0-9a-f]+ <.*>:$/ { on = ($2 == hdr); next }
+				/^Disassembly of section/ { on = 0 }
+				on' |
 		       grep -E '\<(call|jmp)[lqw]?[[:space:]]+\*|__x86_indirect_(call_|jump_)?thunk' ||
 		       true)
 		[ -z "$hits" ] && continue

@@ -152,9 +152,11 @@ fi
 find "$LINT/lib/xsk_zc" -name '*.o' -delete 2>/dev/null
 "${KMAKE[@]}" W=1 lib/xsk_zc/ > "$LOG/w1.log" 2>&1
 w1_rc=$?
-grep -E '(warning|error):|Error [0-9]+' "$LOG/w1.log"
+# Findings, and make's own errors ("No rule to make target...") but not
+# the "*** [...] Error 2" lines of every recursion level.
+grep -E '(warning|error):|\*\*\* ' "$LOG/w1.log" | grep -vE '\*\*\* \[.*\] Error [0-9]+$'
 n_w1=$(count_lines "$LOG/w1.log")
-[ $w1_rc -ne 0 ] && [ "$n_w1" -eq 0 ] && n_w1=1 && tail -20 "$LOG/w1.log"
+[ $w1_rc -ne 0 ] && [ "$n_w1" -eq 0 ] && n_w1=1
 
 # Objects are up to date now: this pass runs sparse on every file only.
 "${KMAKE[@]}" C=2 W=1 lib/xsk_zc/ > "$LOG/sparse.log" 2>&1
@@ -165,8 +167,10 @@ grep -E '(warning|error):' "$LOG/sparse.log" |
 	> "$LOG/sparse.findings" || true
 cat "$LOG/sparse.findings"
 n_sparse=$(wc -l < "$LOG/sparse.findings")
-[ $sp_rc -ne 0 ] && [ $w1_rc -eq 0 ] && [ "$n_sparse" -eq 0 ] &&
-	n_sparse=1 && tail -20 "$LOG/sparse.log"
+if [ $sp_rc -ne 0 ] && [ $w1_rc -eq 0 ] && [ "$n_sparse" -eq 0 ]; then
+	n_sparse=1
+	tail -20 "$LOG/sparse.log"
+fi
 
 # --- indirect calls in hot-path functions --------------------------------
 
