@@ -51,10 +51,14 @@ fi
 if [ ! -e "$TREE/.xsk_zc-copied" ]; then
 	echo "stage: copying $SRCNAME to build/linux"
 	rm -rf "$TREE" "$TREE.tmp"
-	cp -a "$BASE" "$TREE.tmp"
+	# "$BASE/." so that a symlinked base is copied, not the link.
+	cp -a "$BASE/." "$TREE.tmp"
 	mv "$TREE.tmp" "$TREE"
 	touch "$TREE/.xsk_zc-copied"
 fi
+
+[ "$(realpath "$TREE")" != "$(realpath "$BASE")" ] && [ ! -L "$TREE" ] ||
+	die "build/linux must be a copy of $SRCNAME, not a link to it"
 
 # 3. Desired content of every managed file.
 SCRATCH=$(mktemp -d "$BUILD/.stage.XXXXXX")
