@@ -1,0 +1,148 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * xsk_zc: the out-of-line parts of the data path - ring setup, XDP_PASS
+ * copies and TX completion. The per-frame loops are inline, in the header.
+ */
+
+#include <linux/export.h>
+#include <linux/skbuff.h>
+#include <net/xsk_zc.h>
+
+/**
+ * xsk_zc_rx_ring_init - describe an RX ring to the library
+ * @rx: the ring state embedded in the driver's RX ring
+ * @dev: the netdev
+ * @qid: queue index
+ * @count: descriptors in the hardware ring
+ * @xdp_rxq: the rxq info the ring registers with MEM_TYPE_XSK_BUFF_POOL
+ *	in zero-copy mode, or NULL
+ *
+ * Call when the ring is allocated or resized. The pool, if any, is kept;
+ * a driver must not resize a zero-copy ring.
+ */
+void xsk_zc_rx_ring_init(struct xsk_zc_rx_ring *rx, struct net_device *dev,
+			 u32 qid, u32 count, struct xdp_rxq_info *xdp_rxq)
+{
+	WARN_ON_ONCE(rx->bufs && count != rx->count);
+
+	rx->netdev = dev;
+	rx->qid = qid;
+	rx->count = count;
+	rx->xdp_rxq = xdp_rxq;
+	u64_stats_init(&rx->stats.syncp);
+}
+EXPORT_SYMBOL_GPL(xsk_zc_rx_ring_init);
+
+/**
+ * xsk_zc_tx_ring_init - describe a TX ring to the library
+ * @tx: the ring state embedded in the driver's TX ring
+ * @dev: the netdev
+ * @qid: queue index
+ * @reserve: descriptors zero-copy TX leaves free for the stack
+ * @shared_with_stack: the stack transmits skbs on this ring too, so
+ *	zero-copy TX must take the queue's lock and feed its hang detector
+ */
+void xsk_zc_tx_ring_init(struct xsk_zc_tx_ring *tx, struct net_device *dev,
+			 u32 qid, u32 reserve, bool shared_with_stack)
+{
+	tx->netdev = dev;
+	tx->qid = qid;
+	tx->reserve = reserve;
+	tx->txq = shared_with_stack ? netdev_get_tx_queue(dev, qid) : NULL;
+	u64_stats_init(&tx->syncp);
+}
+EXPORT_SYMBOL_GPL(xsk_zc_tx_ring_init);
+
+/**
+ * xsk_zc_rx_ring_clean - free the buffers posted on an RX ring
+ * @rx: the ring, its hardware stopped
+ *
+ * Returns every buffer still posted to the pool's free list.
+ */
+void xsk_zc_rx_ring_clean(struct xsk_zc_rx_ring *rx)
+{
+	u32 i;
+
+	if (!rx->bufs)
+		return;
+
+	for (i = 0; i < rx->count; i++) {
+		if (rx->bufs[i]) {
+			xsk_buff_free(rx->bufs[i]);
+			rx->bufs[i] = NULL;
+		}
+	}
+}
+EXPORT_SYMBOL_GPL(xsk_zc_rx_ring_clean);
+
+/**
+ * xsk_zc_rx_ring_reset - start a zero-copy RX ring from empty
+ * @rx: the ring, its hardware stopped
+ *
+ * Frees what is posted and sets the deficit to the whole ring, less
+ * %XSK_ZC_RX_RING_GAP. Follow with xsk_zc_rx_refill().
+ */
+void xsk_zc_rx_ring_reset(struct xsk_zc_rx_ring *rx)
+{
+	xsk_zc_rx_ring_clean(rx);
+	rx->next_to_use = 0;
+	rx->next_to_clean = 0;
+	rx->pending = rx->count - XSK_ZC_RX_RING_GAP;
+}
+EXPORT_SYMBOL_GPL(xsk_zc_rx_ring_reset);
+
+/**
+ * xsk_zc_build_skb - copy a zero-copy frame into a new skb
+ * @napi: the NAPI instance that will deliver the skb
+ * @xdp: the frame; still owned by the caller, which frees it
+ *
+ * For XDP_PASS: the UMEM buffer goes back to the pool at once, so the
+ * frame and the metadata in front of it are copied.
+ *
+ * Context: NAPI (softirq).
+ * Return: the skb with its metadata set, or NULL when out of memory.
+ */
+struct sk_buff *xsk_zc_build_skb(struct napi_struct *napi,
+				 const struct xdp_buff *xdp)
+{
+	unsigned int metasize = xdp->data - xdp->data_meta;
+	unsigned int totalsize = xdp->data_end - xdp->data_meta;
+	struct sk_buff *skb;
+
+	net_prefetch(xdp->data_meta);
+
+	skb = napi_alloc_skb(napi, totalsize);
+	if (unlikely(!skb))
+		return NULL;
+
+	skb_put_data(skb, xdp->data_meta, totalsize);
+	if (metasize) {
+		skb_metadata_set(skb, metasize);
+		__skb_pull(skb, metasize);
+	}
+	return skb;
+}
+EXPORT_SYMBOL_GPL(xsk_zc_build_skb);
+
+/**
+ * xsk_zc_tx_complete - report completed zero-copy TX frames
+ * @tx: the ring
+ * @frames: zero-copy frames the driver cleaned from the ring (not XDP_TX
+ *	or skb frames)
+ *
+ * Posts the frames to the completion ring and sets TX need_wakeup, since
+ * the next xmit runs only when user space asks for it. Call before
+ * xsk_zc_tx_xmit() in the NAPI poll.
+ */
+void xsk_zc_tx_complete(struct xsk_zc_tx_ring *tx, u32 frames)
+{
+	struct xsk_buff_pool *pool = tx->pool;
+
+	if (frames) {
+		xsk_tx_completed(pool, frames);
+		tx->in_flight -= frames;
+	}
+	if (xsk_uses_need_wakeup(pool))
+		xsk_set_tx_need_wakeup(pool);
+}
+EXPORT_SYMBOL_GPL(xsk_zc_tx_complete);

@@ -1,0 +1,367 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * xsk_zc: XSK pool setup and teardown, wakeup and the features guard.
+ *
+ * Setup runs every step that can fail before the queue is stopped, so a
+ * failure leaves the queue exactly as it was; once the queue is stopped,
+ * only infallible steps run.
+ */
+
+#include <linux/bitmap.h>
+#include <linux/module.h>
+#include <linux/slab.h>
+#include <net/xsk_zc.h>
+
+/* The per-buffer sync helpers do the syncs the pool needs. */
+#define XSK_ZC_DMA_ATTRS	DMA_ATTR_SKIP_CPU_SYNC
+
+/* Rejects a request: errno plus a message for the netlink caller. */
+#define xsk_zc_reject(zc, extack, err, msg) ({				\
+	NL_SET_ERR_MSG_MOD(extack, msg);				\
+	netdev_dbg((zc)->netdev, "xsk_zc: %s\n", msg);			\
+	err;								\
+})
+
+/**
+ * xsk_zc_dev_init - set up the xsk_zc state of a netdev
+ * @zc: the state, usually embedded in the driver's private data
+ * @netdev: the netdev
+ * @dma_dev: the device that DMA-maps the UMEM (the PCI or platform device)
+ * @ops: the driver's operations, a static const table
+ * @max_queues: the most queues the netdev can have
+ *
+ * Context: process context, may sleep.
+ * Return: 0, -EINVAL for an incomplete @ops, or -ENOMEM.
+ */
+int xsk_zc_dev_init(struct xsk_zc_dev *zc, struct net_device *netdev,
+		    struct device *dma_dev, const struct xsk_zc_ops *ops,
+		    u32 max_queues)
+{
+	if (!ops->queue_stop || !ops->queue_start || !ops->napi ||
+	    (ops->rx_zc && !ops->rx_ring) || (ops->tx_zc && !ops->tx_ring) ||
+	    (!ops->rx_zc && !ops->tx_zc) || !max_queues)
+		return -EINVAL;
+
+	zc->zc_queues = bitmap_zalloc(max_queues, GFP_KERNEL);
+	if (!zc->zc_queues)
+		return -ENOMEM;
+
+	zc->ops = ops;
+	zc->netdev = netdev;
+	zc->dma_dev = dma_dev;
+	zc->max_queues = max_queues;
+	return 0;
+}
+EXPORT_SYMBOL_GPL(xsk_zc_dev_init);
+
+/**
+ * xsk_zc_dev_destroy - free the xsk_zc state of a netdev
+ * @zc: the state
+ *
+ * Call after unregister_netdev(), when the core has torn down every pool.
+ */
+void xsk_zc_dev_destroy(struct xsk_zc_dev *zc)
+{
+	WARN_ON(!bitmap_empty(zc->zc_queues, zc->max_queues));
+	bitmap_free(zc->zc_queues);
+	zc->zc_queues = NULL;
+}
+EXPORT_SYMBOL_GPL(xsk_zc_dev_destroy);
+
+/**
+ * xsk_zc_xdp_features - the zero-copy xdp_features a driver may announce
+ * @ops: the driver's operations
+ *
+ * The core binds a zero-copy socket for both directions, so announcing
+ * zero-copy with only one of them done would break the other.
+ *
+ * Return: NETDEV_XDP_ACT_XSK_ZEROCOPY when @ops does RX and TX
+ * zero-copy, 0 otherwise.
+ */
+xdp_features_t xsk_zc_xdp_features(const struct xsk_zc_ops *ops)
+{
+	return ops->rx_zc && ops->tx_zc ? NETDEV_XDP_ACT_XSK_ZEROCOPY : 0;
+}
+EXPORT_SYMBOL_GPL(xsk_zc_xdp_features);
+
+static int xsk_zc_validate(struct xsk_zc_dev *zc, struct xsk_buff_pool *pool,
+			   u32 qid, struct netlink_ext_ack *extack)
+{
+	const struct xsk_zc_ops *ops = zc->ops;
+	struct net_device *dev = zc->netdev;
+	struct xsk_zc_rx_ring *rx;
+
+	if (qid >= zc->max_queues ||
+	    (ops->rx_zc && qid >= dev->real_num_rx_queues) ||
+	    (ops->tx_zc && qid >= dev->real_num_tx_queues))
+		return xsk_zc_reject(zc, extack, -EINVAL,
+				     "queue id beyond the device's queues");
+	if (test_bit(qid, zc->zc_queues))
+		return xsk_zc_reject(zc, extack, -EBUSY,
+				     "queue already has a zero-copy pool");
+	if (!ops->rx_zc)
+		return 0;
+
+	rx = ops->rx_ring(dev, qid);
+	if (!rx || !rx->count)
+		return xsk_zc_reject(zc, extack, -EINVAL,
+				     "queue has no RX ring");
+	if (xsk_pool_get_rx_frame_size(pool) < dev->mtu + ops->frame_overhead)
+		return xsk_zc_reject(zc, extack, -EINVAL,
+				     "XSK frame too small for the MTU");
+	return 0;
+}
+
+/* Schedules the NAPI instance unless it is running, in which case it is
+ * told to run once more.
+ */
+static void xsk_zc_kick_napi(struct xsk_zc_dev *zc, u32 qid,
+			     struct napi_struct *napi)
+{
+	if (napi_if_scheduled_mark_missed(napi))
+		return;
+	if (zc->ops->irq_raise) {
+		zc->ops->irq_raise(zc->netdev, qid, napi);
+		return;
+	}
+	local_bh_disable();
+	napi_schedule(napi);
+	local_bh_enable();
+}
+
+static void xsk_zc_kick(struct xsk_zc_dev *zc, u32 qid, u32 flags)
+{
+	const struct xsk_zc_ops *ops = zc->ops;
+	struct napi_struct *rx_napi = NULL;
+
+	if (flags & XDP_WAKEUP_RX) {
+		rx_napi = ops->napi(zc->netdev, qid, false);
+		xsk_zc_kick_napi(zc, qid, rx_napi);
+	}
+	if (flags & XDP_WAKEUP_TX) {
+		struct napi_struct *tx_napi = ops->napi(zc->netdev, qid, true);
+
+		if (tx_napi != rx_napi)
+			xsk_zc_kick_napi(zc, qid, tx_napi);
+	}
+}
+
+static int xsk_zc_pool_enable(struct xsk_zc_dev *zc, struct xsk_buff_pool *pool,
+			      u32 qid, struct netlink_ext_ack *extack)
+{
+	const struct xsk_zc_ops *ops = zc->ops;
+	struct net_device *dev = zc->netdev;
+	struct xsk_zc_rx_ring *rx = NULL;
+	struct xsk_zc_tx_ring *tx = NULL;
+	struct xdp_buff **bufs = NULL;
+	bool running;
+	int err;
+
+	err = xsk_zc_validate(zc, pool, qid, extack);
+	if (err)
+		return err;
+
+	if (ops->rx_zc) {
+		rx = ops->rx_ring(dev, qid);
+		bufs = kvcalloc(rx->count, sizeof(*bufs), GFP_KERNEL);
+		if (!bufs)
+			return xsk_zc_reject(zc, extack, -ENOMEM,
+					     "no memory for the RX buffer array");
+	}
+	if (ops->tx_zc)
+		tx = ops->tx_ring(dev, qid);
+
+	if (ops->prepare) {
+		err = ops->prepare(dev, qid, pool, extack);
+		if (err)
+			goto err_free_bufs;
+	}
+
+	err = xsk_pool_dma_map(pool, zc->dma_dev, XSK_ZC_DMA_ATTRS);
+	if (err) {
+		xsk_zc_reject(zc, extack, err, "cannot DMA-map the UMEM");
+		goto err_unprepare;
+	}
+	if (rx && rx->xdp_rxq)
+		xsk_pool_set_rxq_info(pool, rx->xdp_rxq);
+
+	/* Nothing below may fail. */
+	running = netif_running(dev);
+	if (running)
+		ops->queue_stop(dev, qid);
+
+	if (rx) {
+		rx->bufs = bufs;
+		WRITE_ONCE(rx->pool, pool);
+	}
+	if (tx) {
+		tx->in_flight = 0;
+		WRITE_ONCE(tx->pool, pool);
+	}
+	set_bit(qid, zc->zc_queues);
+
+	if (running) {
+		ops->queue_start(dev, qid);
+		/* The ring may be empty, and an empty ring raises no
+		 * interrupt: run NAPI once so it fills the ring.
+		 */
+		xsk_zc_kick(zc, qid, XDP_WAKEUP_RX);
+	}
+	return 0;
+
+err_unprepare:
+	if (ops->unprepare)
+		ops->unprepare(dev, qid, pool);
+err_free_bufs:
+	kvfree(bufs);
+	return err;
+}
+
+static int xsk_zc_pool_disable(struct xsk_zc_dev *zc, u32 qid,
+			       struct netlink_ext_ack *extack)
+{
+	const struct xsk_zc_ops *ops = zc->ops;
+	struct net_device *dev = zc->netdev;
+	struct xsk_zc_rx_ring *rx = NULL;
+	struct xsk_zc_tx_ring *tx = NULL;
+	struct xsk_buff_pool *pool;
+	struct xdp_buff **bufs = NULL;
+	bool running;
+
+	if (!xsk_zc_queue_is_zc(zc, qid))
+		return xsk_zc_reject(zc, extack, -EINVAL,
+				     "queue has no zero-copy pool");
+
+	if (ops->rx_zc)
+		rx = ops->rx_ring(dev, qid);
+	if (ops->tx_zc)
+		tx = ops->tx_ring(dev, qid);
+	pool = rx ? rx->pool : tx->pool;
+
+	running = netif_running(dev);
+	if (running)
+		ops->queue_stop(dev, qid);
+	/* A wakeup or a busy poll on another CPU may still see the pool. */
+	synchronize_net();
+
+	if (rx) {
+		WRITE_ONCE(rx->pool, NULL);
+		xsk_zc_rx_ring_clean(rx);
+		bufs = rx->bufs;
+		rx->bufs = NULL;
+	}
+	if (tx) {
+		/* Give user space back the frames the NIC never completed. */
+		if (tx->in_flight)
+			xsk_tx_completed(pool, tx->in_flight);
+		tx->in_flight = 0;
+		WRITE_ONCE(tx->pool, NULL);
+	}
+	clear_bit(qid, zc->zc_queues);
+
+	if (ops->unprepare)
+		ops->unprepare(dev, qid, pool);
+	xsk_pool_dma_unmap(pool, XSK_ZC_DMA_ATTRS);
+
+	if (running)
+		ops->queue_start(dev, qid);
+	kvfree(bufs);
+	return 0;
+}
+
+/**
+ * xsk_zc_pool_setup - attach or detach the XSK pool of a queue
+ * @zc: the netdev's xsk_zc state
+ * @pool: the pool to attach, or NULL to detach the queue's pool
+ * @qid: queue index
+ * @extack: netlink error report, may be NULL
+ *
+ * The driver's ``ndo_bpf(XDP_SETUP_XSK_POOL)``. Attaching validates the
+ * queue id and the frame size, runs ``ops->prepare``, DMA-maps the UMEM,
+ * then stops the queue (when the netdev runs), publishes the pool,
+ * restarts the queue and kicks its NAPI. Detaching stops the queue,
+ * waits for readers, clears the pool, frees the buffers on the ring,
+ * completes the TX frames in flight, unmaps and restarts the queue.
+ *
+ * Context: process context under RTNL, may sleep.
+ * Return: 0, or a negative errno and nothing changed: -EINVAL (bad queue
+ * id, frame too small, no pool to detach), -EBUSY (queue already
+ * zero-copy), -ENOMEM, or the error of ``ops->prepare`` or the DMA map.
+ */
+int xsk_zc_pool_setup(struct xsk_zc_dev *zc, struct xsk_buff_pool *pool,
+		      u32 qid, struct netlink_ext_ack *extack)
+{
+	ASSERT_RTNL();
+
+	return pool ? xsk_zc_pool_enable(zc, pool, qid, extack) :
+		      xsk_zc_pool_disable(zc, qid, extack);
+}
+EXPORT_SYMBOL_GPL(xsk_zc_pool_setup);
+
+/**
+ * xsk_zc_check_mtu - check that every zero-copy queue can take an MTU
+ * @zc: the netdev's xsk_zc state
+ * @mtu: the MTU asked for
+ * @extack: netlink error report, may be NULL
+ *
+ * Call from ``ndo_change_mtu`` before changing anything.
+ *
+ * Return: 0, or -EINVAL when a pool's frames are too small for @mtu.
+ */
+int xsk_zc_check_mtu(struct xsk_zc_dev *zc, unsigned int mtu,
+		     struct netlink_ext_ack *extack)
+{
+	const struct xsk_zc_ops *ops = zc->ops;
+	u32 qid;
+
+	if (!ops->rx_zc)
+		return 0;
+
+	for_each_set_bit(qid, zc->zc_queues, zc->max_queues) {
+		struct xsk_zc_rx_ring *rx = ops->rx_ring(zc->netdev, qid);
+
+		if (xsk_pool_get_rx_frame_size(rx->pool) <
+		    mtu + ops->frame_overhead)
+			return xsk_zc_reject(zc, extack, -EINVAL,
+					     "MTU too large for the XSK frames of a zero-copy queue");
+	}
+	return 0;
+}
+EXPORT_SYMBOL_GPL(xsk_zc_check_mtu);
+
+/**
+ * xsk_zc_wakeup - the driver's ``ndo_xsk_wakeup``
+ * @zc: the netdev's xsk_zc state
+ * @qid: queue index
+ * @flags: XDP_WAKEUP_RX and/or XDP_WAKEUP_TX
+ *
+ * Marks the queue's running NAPI as missed so it polls once more, or
+ * schedules it (through ``ops->irq_raise`` when the driver has it).
+ *
+ * Return: 0, -ENETDOWN when the netdev is down, -ENXIO when the driver
+ * needs an XDP program and has none or the queue has no pool, -EINVAL
+ * for a queue id beyond the device's queues.
+ */
+int xsk_zc_wakeup(struct xsk_zc_dev *zc, u32 qid, u32 flags)
+{
+	const struct xsk_zc_ops *ops = zc->ops;
+	struct net_device *dev = zc->netdev;
+
+	if (!netif_running(dev))
+		return -ENETDOWN;
+	if (ops->xdp_active && !ops->xdp_active(dev))
+		return -ENXIO;
+	if (qid >= zc->max_queues ||
+	    (ops->rx_zc && qid >= dev->real_num_rx_queues) ||
+	    (ops->tx_zc && qid >= dev->real_num_tx_queues))
+		return -EINVAL;
+	if (!test_bit(qid, zc->zc_queues))
+		return -ENXIO;
+
+	xsk_zc_kick(zc, qid, flags);
+	return 0;
+}
+EXPORT_SYMBOL_GPL(xsk_zc_wakeup);
+
+MODULE_DESCRIPTION("AF_XDP zero-copy driver helpers");
+MODULE_LICENSE("GPL");
