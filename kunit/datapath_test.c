@@ -1,0 +1,558 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit: refill, RX verdicts, need_wakeup, TX batching and completion on
+ * the fake NIC, with real AF_XDP sockets.
+ */
+
+#include <kunit/test.h>
+#include <linux/etherdevice.h>
+#include <net/xsk_buff_pool.h>
+
+#include "fixture.h"
+
+#define POSTED_FULL	(FAKE_RING - XSK_ZC_RX_RING_GAP)
+
+struct rig {
+	struct fake_nic *nic;
+	struct fake_xsk *x;
+	struct fake_queue *q;
+};
+
+/* NIC up, a socket bound zero-copy to queue 1 with @fill frames offered. */
+static struct rig rig_up(struct kunit *test, u32 fill, bool need_wakeup,
+			 u32 rx_ring)
+{
+	struct fake_xsk_cfg cfg = { .qid = 1, .need_wakeup = need_wakeup };
+	struct rig r;
+
+	r.nic = fake_nic_create(test, &fake_ops);
+	fake_nic_set_up(test, r.nic, true);
+	r.x = fake_xsk_create_sized(test, FAKE_FRAME, rx_ring ?: FAKE_XSK_RING);
+	fake_fq_put(r.x, fill);
+	KUNIT_ASSERT_EQ(test, fake_xsk_bind(r.x, r.nic, &cfg), 0);
+	r.q = &r.nic->q[1];
+	return r;
+}
+
+static void receive_frames(struct fake_queue *q, u32 n, u32 len)
+{
+	u8 frame[128];
+	u32 i;
+
+	for (i = 0; i < n; i++) {
+		memset(frame, i, sizeof(frame));
+		eth_broadcast_addr(frame);
+		fake_nic_receive(q, frame, len, false);
+	}
+}
+
+/* ---- refill ---- */
+
+static void refill_posts_buffers_for_the_whole_deficit(struct kunit *test)
+{
+	struct rig r = rig_up(test, 32, true, 0);
+
+	KUNIT_EXPECT_EQ(test, fake_rx_posted(r.q), POSTED_FULL);
+	KUNIT_EXPECT_EQ(test, r.q->zrx.pending, 0);
+	KUNIT_EXPECT_EQ(test, r.q->zrx.next_to_use, POSTED_FULL);
+}
+
+static void refill_writes_the_buffer_dma_address_in_each_descriptor(struct kunit *test)
+{
+	struct rig r = rig_up(test, 32, true, 0);
+	u32 i;
+
+	for (i = 0; i < POSTED_FULL; i++)
+		KUNIT_EXPECT_EQ(test, r.q->rx_desc[i].dma,
+				xsk_buff_xdp_get_dma(r.q->zrx.bufs[i]));
+}
+
+static void refill_kicks_the_nic_once_per_batch(struct kunit *test)
+{
+	struct rig r = rig_up(test, 32, true, 0);
+	u32 kicks = r.q->rx_kicks;
+
+	receive_frames(r.q, 5, 60);
+	fake_poll_rx(r.q, NULL, 64);
+	KUNIT_EXPECT_EQ(test, r.q->rx_kicks, kicks + 1);
+	KUNIT_EXPECT_EQ(test, r.q->rx_tail, r.q->zrx.next_to_use);
+}
+
+static void refill_wraps_around_the_end_of_the_ring(struct kunit *test)
+{
+	struct rig r = rig_up(test, 60, true, 0);
+	struct bpf_prog *drop = fake_prog_create(test, XDP_DROP);
+
+	/* 15 posted at 0..14; consume 10 and refill 10: 15, then 0..8. */
+	receive_frames(r.q, 10, 60);
+	KUNIT_EXPECT_EQ(test, fake_poll_rx(r.q, drop, 64), 10);
+	KUNIT_EXPECT_EQ(test, r.q->zrx.next_to_use, (POSTED_FULL + 10) % FAKE_RING);
+	KUNIT_EXPECT_EQ(test, fake_rx_posted(r.q), POSTED_FULL);
+	KUNIT_EXPECT_NOT_NULL(test, r.q->zrx.bufs[FAKE_RING - 1]);
+	KUNIT_EXPECT_NOT_NULL(test, r.q->zrx.bufs[0]);
+	KUNIT_EXPECT_NULL(test, r.q->zrx.bufs[POSTED_FULL + 10 - FAKE_RING]);
+}
+
+static void refill_with_short_fill_ring_posts_what_there_is(struct kunit *test)
+{
+	struct rig r = rig_up(test, 5, true, 0);
+
+	KUNIT_EXPECT_EQ(test, fake_rx_posted(r.q), 5);
+	KUNIT_EXPECT_EQ(test, r.q->zrx.pending, POSTED_FULL - 5);
+	KUNIT_EXPECT_TRUE(test, fake_fq_needs_wakeup(r.x));
+}
+
+static void refill_with_empty_fill_ring_posts_nothing_and_does_not_kick(struct kunit *test)
+{
+	struct rig r = rig_up(test, 0, true, 0);
+
+	KUNIT_EXPECT_EQ(test, fake_rx_posted(r.q), 0);
+	KUNIT_EXPECT_EQ(test, r.q->rx_kicks, 0);
+	KUNIT_EXPECT_FALSE(test, fake_rx_refill(r.q));
+	KUNIT_EXPECT_EQ(test, r.q->rx_kicks, 0);
+}
+
+static void dropped_buffer_is_reposted_without_the_fill_ring(struct kunit *test)
+{
+	struct rig r = rig_up(test, POSTED_FULL, true, 0);
+	struct bpf_prog *drop = fake_prog_create(test, XDP_DROP);
+
+	receive_frames(r.q, 4, 60);
+	KUNIT_EXPECT_EQ(test, fake_poll_rx(r.q, drop, 64), 4);
+	KUNIT_EXPECT_EQ(test, fake_rx_posted(r.q), POSTED_FULL);
+	KUNIT_EXPECT_EQ(test, r.q->zrx.stats.drop, 4);
+}
+
+/* ---- need_wakeup and an empty fill ring ---- */
+
+static void poll_with_full_refill_clears_rx_need_wakeup(struct kunit *test)
+{
+	struct rig r = rig_up(test, 5, true, 0);
+
+	KUNIT_ASSERT_TRUE(test, fake_fq_needs_wakeup(r.x));
+	fake_fq_put(r.x, 20);
+	fake_poll_rx(r.q, NULL, 64);
+	KUNIT_EXPECT_FALSE(test, fake_fq_needs_wakeup(r.x));
+}
+
+static void poll_with_short_fill_ring_sets_rx_need_wakeup(struct kunit *test)
+{
+	struct rig r = rig_up(test, POSTED_FULL, true, 0);
+	struct bpf_prog *redirect = fake_prog_create(test, XDP_REDIRECT);
+
+	fake_prog_set_redirect(redirect, r.x);
+	KUNIT_ASSERT_FALSE(test, fake_fq_needs_wakeup(r.x));
+	receive_frames(r.q, 3, 60);
+	KUNIT_EXPECT_EQ(test, fake_poll_rx(r.q, redirect, 64), 3);
+	KUNIT_EXPECT_TRUE(test, fake_fq_needs_wakeup(r.x));
+	KUNIT_EXPECT_EQ(test, r.q->zrx.stats.alloc_fail, 1);
+}
+
+static void empty_fill_ring_does_not_stall_the_queue(struct kunit *test)
+{
+	struct rig r = rig_up(test, 0, true, 0);
+	struct bpf_prog *redirect = fake_prog_create(test, XDP_REDIRECT);
+
+	fake_prog_set_redirect(redirect, r.x);
+	r.nic->prog = redirect;
+	KUNIT_ASSERT_TRUE(test, fake_fq_needs_wakeup(r.x));
+	receive_frames(r.q, 2, 60);
+	KUNIT_EXPECT_EQ(test, r.q->rx_hw_drops, 2);
+
+	/* User space refills and wakes the queue, as poll()/sendto() do. */
+	fake_fq_put(r.x, 32);
+	KUNIT_ASSERT_EQ(test, r.nic->netdev->netdev_ops->ndo_xsk_wakeup(r.nic->netdev,
+									1, XDP_WAKEUP_RX), 0);
+	KUNIT_EXPECT_EQ(test, fake_rx_posted(r.q), POSTED_FULL);
+	KUNIT_EXPECT_FALSE(test, fake_fq_needs_wakeup(r.x));
+
+	receive_frames(r.q, 2, 60);
+	KUNIT_EXPECT_EQ(test, fake_poll_rx(r.q, redirect, 64), 2);
+	KUNIT_EXPECT_EQ(test, fake_rx_count(r.x), 2);
+}
+
+static void poll_without_need_wakeup_stays_scheduled_on_short_refill(struct kunit *test)
+{
+	struct rig r = rig_up(test, POSTED_FULL, false, 0);
+	struct bpf_prog *redirect = fake_prog_create(test, XDP_REDIRECT);
+
+	fake_prog_set_redirect(redirect, r.x);
+	receive_frames(r.q, 3, 60);
+	KUNIT_EXPECT_EQ(test, fake_poll_rx(r.q, redirect, 64), 64);
+	KUNIT_EXPECT_EQ(test, fake_rx_count(r.x), 3);
+}
+
+static void keep_one_posted_reuses_the_last_buffer_on_empty_fill_ring(struct kunit *test)
+{
+	struct rig r = rig_up(test, POSTED_FULL, true, 0);
+	struct bpf_prog *redirect = fake_prog_create(test, XDP_REDIRECT);
+
+	fake_prog_set_redirect(redirect, r.x);
+	r.q->zrx.keep_one_posted = true;
+	receive_frames(r.q, POSTED_FULL, 60);
+	KUNIT_EXPECT_EQ(test, fake_poll_rx(r.q, redirect, 64), POSTED_FULL);
+	KUNIT_EXPECT_EQ(test, fake_rx_count(r.x), POSTED_FULL - 1);
+	KUNIT_EXPECT_EQ(test, r.q->zrx.stats.fill_empty, 1);
+	KUNIT_EXPECT_EQ(test, fake_rx_posted(r.q), 1);
+}
+
+static void without_keep_one_posted_the_last_frame_is_delivered(struct kunit *test)
+{
+	struct rig r = rig_up(test, POSTED_FULL, true, 0);
+	struct bpf_prog *redirect = fake_prog_create(test, XDP_REDIRECT);
+
+	fake_prog_set_redirect(redirect, r.x);
+	receive_frames(r.q, POSTED_FULL, 60);
+	KUNIT_EXPECT_EQ(test, fake_poll_rx(r.q, redirect, 64), POSTED_FULL);
+	KUNIT_EXPECT_EQ(test, fake_rx_count(r.x), POSTED_FULL);
+	KUNIT_EXPECT_EQ(test, fake_rx_posted(r.q), 0);
+	KUNIT_EXPECT_TRUE(test, fake_fq_needs_wakeup(r.x));
+}
+
+/* ---- RX verdicts ---- */
+
+static void redirect_delivers_the_frame_to_the_socket(struct kunit *test)
+{
+	struct rig r = rig_up(test, 32, true, 0);
+	struct bpf_prog *redirect = fake_prog_create(test, XDP_REDIRECT);
+	u8 frame[100];
+	struct xdp_desc desc;
+
+	fake_prog_set_redirect(redirect, r.x);
+	memset(frame, 0x3c, sizeof(frame));
+	fake_nic_receive(r.q, frame, sizeof(frame), false);
+	KUNIT_EXPECT_EQ(test, fake_poll_rx(r.q, redirect, 64), 1);
+	KUNIT_ASSERT_TRUE(test, fake_rx_get(r.x, &desc));
+	KUNIT_EXPECT_EQ(test, desc.len, sizeof(frame));
+	KUNIT_EXPECT_MEMEQ(test, fake_umem_va(r.x, desc.addr), frame, sizeof(frame));
+	KUNIT_EXPECT_EQ(test, r.q->zrx.stats.redirect, 1);
+}
+
+static void redirect_to_a_full_socket_ends_the_poll_and_sets_need_wakeup(struct kunit *test)
+{
+	struct rig r = rig_up(test, 32, true, 4);
+	struct bpf_prog *redirect = fake_prog_create(test, XDP_REDIRECT);
+
+	fake_prog_set_redirect(redirect, r.x);
+	receive_frames(r.q, 8, 60);
+	/* Four fit, the fifth finds the ring full and ends the poll. */
+	KUNIT_EXPECT_EQ(test, fake_poll_rx(r.q, redirect, 64), 5);
+	KUNIT_EXPECT_EQ(test, fake_rx_count(r.x), 4);
+	KUNIT_EXPECT_EQ(test, r.q->zrx.stats.drop, 1);
+	KUNIT_EXPECT_TRUE(test, fake_fq_needs_wakeup(r.x));
+	KUNIT_EXPECT_TRUE(test, r.q->rx_desc[r.q->zrx.next_to_clean].done);
+}
+
+static void pass_copies_the_frame_into_an_skb_of_its_length(struct kunit *test)
+{
+	struct rig r = rig_up(test, 32, true, 0);
+	struct bpf_prog *pass = fake_prog_create(test, XDP_PASS);
+	u8 frame[90];
+
+	memset(frame, 0x5a, sizeof(frame));
+	fake_nic_receive(r.q, frame, sizeof(frame), false);
+	KUNIT_EXPECT_EQ(test, fake_poll_rx(r.q, pass, 64), 1);
+	KUNIT_EXPECT_EQ(test, r.q->pass_len, sizeof(frame));
+	KUNIT_EXPECT_MEMEQ(test, r.q->pass_head, frame, sizeof(r.q->pass_head));
+	KUNIT_EXPECT_EQ(test, r.q->zrx.stats.pass, 1);
+	KUNIT_EXPECT_EQ(test, fake_rx_posted(r.q), POSTED_FULL);
+}
+
+static void pass_keeps_the_xdp_metadata(struct kunit *test)
+{
+	struct rig r = rig_up(test, 32, true, 0);
+	struct bpf_prog *pass = fake_prog_create(test, XDP_PASS);
+	u8 meta[8];
+
+	fake_prog_set_meta(pass, sizeof(meta));
+	memset(meta, 0xa5, sizeof(meta));
+	receive_frames(r.q, 1, 70);
+	KUNIT_EXPECT_EQ(test, fake_poll_rx(r.q, pass, 64), 1);
+	KUNIT_EXPECT_EQ(test, r.q->pass_meta_len, sizeof(meta));
+	KUNIT_EXPECT_MEMEQ(test, r.q->pass_meta, meta, sizeof(meta));
+	KUNIT_EXPECT_EQ(test, r.q->pass_len, 70);
+}
+
+static void no_program_passes_frames_to_the_stack(struct kunit *test)
+{
+	struct rig r = rig_up(test, 32, true, 0);
+
+	receive_frames(r.q, 3, 64);
+	KUNIT_EXPECT_EQ(test, fake_poll_rx(r.q, NULL, 64), 3);
+	KUNIT_EXPECT_EQ(test, r.q->zrx.stats.pass, 3);
+	KUNIT_EXPECT_EQ(test, r.q->pass_len, 64);
+}
+
+static void inline_metadata_offset_is_skipped(struct kunit *test)
+{
+	struct rig r = rig_up(test, 32, true, 0);
+	u8 buf[8 + 64];
+
+	memset(buf, 0xee, 8);
+	memset(buf + 8, 0x11, 64);
+	r.q->rx_offset = 8;
+	fake_nic_receive(r.q, buf, sizeof(buf), false);
+	KUNIT_EXPECT_EQ(test, fake_poll_rx(r.q, NULL, 64), 1);
+	KUNIT_EXPECT_EQ(test, r.q->pass_len, 64);
+	KUNIT_EXPECT_MEMEQ(test, r.q->pass_head, buf + 8, sizeof(r.q->pass_head));
+	KUNIT_EXPECT_EQ(test, r.q->zrx.stats.bytes, 64);
+}
+
+static void xdp_tx_hands_frames_to_the_driver_and_flushes_once(struct kunit *test)
+{
+	struct rig r = rig_up(test, 32, true, 0);
+	struct bpf_prog *tx = fake_prog_create(test, XDP_TX);
+
+	receive_frames(r.q, 3, 60);
+	KUNIT_EXPECT_EQ(test, fake_poll_rx(r.q, tx, 64), 3);
+	KUNIT_EXPECT_EQ(test, r.q->xdp_tx_frames, 3);
+	KUNIT_EXPECT_EQ(test, r.q->xdp_tx_flushes, 1);
+	KUNIT_EXPECT_EQ(test, r.q->zrx.stats.xdp_tx, 3);
+}
+
+static void failed_xdp_tx_frees_the_buffer_and_counts_a_drop(struct kunit *test)
+{
+	struct rig r = rig_up(test, POSTED_FULL, true, 0);
+	struct bpf_prog *tx = fake_prog_create(test, XDP_TX);
+
+	r.q->xdp_tx_fails = true;
+	receive_frames(r.q, 2, 60);
+	KUNIT_EXPECT_EQ(test, fake_poll_rx(r.q, tx, 64), 2);
+	KUNIT_EXPECT_EQ(test, r.q->zrx.stats.drop, 2);
+	KUNIT_EXPECT_EQ(test, r.q->xdp_tx_flushes, 0);
+	/* Both buffers came back and were posted again. */
+	KUNIT_EXPECT_EQ(test, fake_rx_posted(r.q), POSTED_FULL);
+}
+
+static void aborted_counts_a_drop(struct kunit *test)
+{
+	struct rig r = rig_up(test, 32, true, 0);
+	struct bpf_prog *aborted = fake_prog_create(test, XDP_ABORTED);
+
+	receive_frames(r.q, 2, 60);
+	KUNIT_EXPECT_EQ(test, fake_poll_rx(r.q, aborted, 64), 2);
+	KUNIT_EXPECT_EQ(test, r.q->zrx.stats.drop, 2);
+}
+
+static void error_descriptor_is_dropped_without_running_the_program(struct kunit *test)
+{
+	struct rig r = rig_up(test, 32, true, 0);
+	struct bpf_prog *redirect = fake_prog_create(test, XDP_REDIRECT);
+	u8 frame[60] = {};
+
+	fake_prog_set_redirect(redirect, r.x);
+	fake_nic_receive(r.q, frame, sizeof(frame), true);
+	KUNIT_EXPECT_EQ(test, fake_poll_rx(r.q, redirect, 64), 1);
+	KUNIT_EXPECT_EQ(test, fake_rx_count(r.x), 0);
+	KUNIT_EXPECT_EQ(test, r.q->zrx.stats.drop, 1);
+}
+
+static void poll_stops_at_the_budget(struct kunit *test)
+{
+	struct rig r = rig_up(test, 32, true, 0);
+
+	receive_frames(r.q, 10, 60);
+	KUNIT_EXPECT_EQ(test, fake_poll_rx(r.q, NULL, 4), 4);
+	KUNIT_EXPECT_EQ(test, fake_poll_rx(r.q, NULL, 64), 6);
+}
+
+static void rx_stats_count_packets_and_bytes(struct kunit *test)
+{
+	struct rig r = rig_up(test, 32, true, 0);
+
+	receive_frames(r.q, 3, 60);
+	receive_frames(r.q, 2, 100);
+	fake_poll_rx(r.q, NULL, 64);
+	KUNIT_EXPECT_EQ(test, r.q->zrx.stats.packets, 5);
+	KUNIT_EXPECT_EQ(test, r.q->zrx.stats.bytes, 3 * 60 + 2 * 100);
+}
+
+/* ---- TX ---- */
+
+static void xmit_sends_the_socket_frames_with_their_dma_address(struct kunit *test)
+{
+	struct rig r = rig_up(test, 32, true, 0);
+	u32 i;
+
+	fake_tx_put(r.x, 3, 200);
+	KUNIT_EXPECT_TRUE(test, fake_poll_tx(r.q, 64));
+	KUNIT_EXPECT_EQ(test, r.q->tx_used, 3);
+	for (i = 0; i < 3; i++) {
+		u64 addr = (u64)(FAKE_RX_FRAMES + i) * FAKE_FRAME;
+
+		KUNIT_EXPECT_EQ(test, r.q->tx_desc[i].len, 200);
+		KUNIT_EXPECT_EQ(test, r.q->tx_desc[i].dma,
+				xsk_buff_raw_get_dma(r.x->pool, addr));
+	}
+	KUNIT_EXPECT_EQ(test, r.q->ztx.in_flight, 3);
+	KUNIT_EXPECT_EQ(test, r.q->ztx.packets, 3);
+	KUNIT_EXPECT_EQ(test, r.q->ztx.bytes, 600);
+}
+
+static void xmit_kicks_once_per_batch(struct kunit *test)
+{
+	struct rig r = rig_up(test, 32, true, 0);
+
+	fake_tx_put(r.x, 5, 64);
+	fake_poll_tx(r.q, 64);
+	KUNIT_EXPECT_EQ(test, r.q->tx_kicks, 1);
+}
+
+static void xmit_leaves_the_reserve_free_for_the_stack(struct kunit *test)
+{
+	struct rig r = rig_up(test, 32, true, 0);
+
+	fake_tx_put(r.x, 40, 64);
+	KUNIT_EXPECT_FALSE(test, fake_poll_tx(r.q, 64));
+	KUNIT_EXPECT_EQ(test, r.q->tx_used, FAKE_RING - 1 - FAKE_TX_RESERVE);
+	/* A full ring sends nothing more and reports done: its completion
+	 * calls again.
+	 */
+	KUNIT_EXPECT_TRUE(test, fake_poll_tx(r.q, 64));
+	KUNIT_EXPECT_EQ(test, r.q->tx_used, FAKE_RING - 1 - FAKE_TX_RESERVE);
+}
+
+static void xmit_with_budget_zero_sends_nothing(struct kunit *test)
+{
+	struct rig r = rig_up(test, 32, true, 0);
+
+	fake_tx_put(r.x, 3, 64);
+	KUNIT_EXPECT_TRUE(test, fake_poll_tx(r.q, 0));
+	KUNIT_EXPECT_EQ(test, r.q->tx_used, 0);
+	KUNIT_EXPECT_EQ(test, r.q->tx_kicks, 0);
+}
+
+static void xmit_with_budget_one_sends_one(struct kunit *test)
+{
+	struct rig r = rig_up(test, 32, true, 0);
+
+	fake_tx_put(r.x, 3, 64);
+	KUNIT_EXPECT_FALSE(test, fake_poll_tx(r.q, 1));
+	KUNIT_EXPECT_EQ(test, r.q->tx_used, 1);
+}
+
+static void xmit_with_budget_beyond_the_ring_is_capped(struct kunit *test)
+{
+	struct rig r = rig_up(test, 32, true, 0);
+
+	fake_tx_put(r.x, 60, 64);
+	fake_poll_tx(r.q, 1000);
+	KUNIT_EXPECT_EQ(test, r.q->tx_used, FAKE_RING - 1 - FAKE_TX_RESERVE);
+}
+
+static void xmit_with_fewer_free_than_the_reserve_does_not_underflow(struct kunit *test)
+{
+	struct rig r = rig_up(test, 32, true, 0);
+
+	/* The stack filled the ring past the reserve. */
+	r.q->tx_used = FAKE_RING - 2;
+	fake_tx_put(r.x, 3, 64);
+	KUNIT_EXPECT_TRUE(test, fake_poll_tx(r.q, 64));
+	KUNIT_EXPECT_EQ(test, r.q->tx_used, FAKE_RING - 2);
+	KUNIT_EXPECT_EQ(test, r.q->ztx.in_flight, 0);
+	r.q->tx_used = 0;
+}
+
+static void xmit_sets_tx_need_wakeup(struct kunit *test)
+{
+	struct rig r = rig_up(test, 32, true, 0);
+
+	xsk_clear_tx_need_wakeup(r.x->pool);
+	KUNIT_ASSERT_FALSE(test, fake_tx_needs_wakeup(r.x));
+	fake_tx_put(r.x, 2, 64);
+	fake_poll_tx(r.q, 64);
+	KUNIT_EXPECT_TRUE(test, fake_tx_needs_wakeup(r.x));
+}
+
+static void xmit_on_a_shared_ring_feeds_the_hang_detector(struct kunit *test)
+{
+	struct rig r = rig_up(test, 32, true, 0);
+	struct netdev_queue *txq = netdev_get_tx_queue(r.nic->netdev, 1);
+
+	WRITE_ONCE(txq->trans_start, jiffies - HZ);
+	fake_tx_put(r.x, 1, 64);
+	fake_poll_tx(r.q, 64);
+	KUNIT_EXPECT_EQ(test, READ_ONCE(txq->trans_start), jiffies);
+}
+
+static void completion_posts_zero_copy_frames_to_the_completion_ring(struct kunit *test)
+{
+	struct rig r = rig_up(test, 32, true, 0);
+
+	fake_tx_put(r.x, 6, 64);
+	fake_poll_tx(r.q, 64);
+	KUNIT_EXPECT_EQ(test, fake_tx_clean(r.q, 4), 4);
+	KUNIT_EXPECT_EQ(test, fake_cq_take(r.x), 4);
+	KUNIT_EXPECT_EQ(test, r.q->ztx.in_flight, 2);
+	KUNIT_EXPECT_EQ(test, fake_tx_clean(r.q, 10), 2);
+	KUNIT_EXPECT_EQ(test, fake_cq_take(r.x), 2);
+	KUNIT_EXPECT_EQ(test, r.q->ztx.in_flight, 0);
+}
+
+static void completion_sets_tx_need_wakeup(struct kunit *test)
+{
+	struct rig r = rig_up(test, 32, true, 0);
+
+	fake_tx_put(r.x, 1, 64);
+	fake_poll_tx(r.q, 64);
+	xsk_clear_tx_need_wakeup(r.x->pool);
+	fake_tx_clean(r.q, 1);
+	KUNIT_EXPECT_TRUE(test, fake_tx_needs_wakeup(r.x));
+}
+
+static void completion_of_no_frames_posts_nothing(struct kunit *test)
+{
+	struct rig r = rig_up(test, 32, true, 0);
+
+	KUNIT_EXPECT_EQ(test, fake_tx_clean(r.q, 4), 0);
+	KUNIT_EXPECT_EQ(test, fake_cq_take(r.x), 0);
+	KUNIT_EXPECT_EQ(test, r.q->ztx.in_flight, 0);
+}
+
+static struct kunit_case xsk_zc_datapath_cases[] = {
+	KUNIT_CASE(refill_posts_buffers_for_the_whole_deficit),
+	KUNIT_CASE(refill_writes_the_buffer_dma_address_in_each_descriptor),
+	KUNIT_CASE(refill_kicks_the_nic_once_per_batch),
+	KUNIT_CASE(refill_wraps_around_the_end_of_the_ring),
+	KUNIT_CASE(refill_with_short_fill_ring_posts_what_there_is),
+	KUNIT_CASE(refill_with_empty_fill_ring_posts_nothing_and_does_not_kick),
+	KUNIT_CASE(dropped_buffer_is_reposted_without_the_fill_ring),
+	KUNIT_CASE(poll_with_full_refill_clears_rx_need_wakeup),
+	KUNIT_CASE(poll_with_short_fill_ring_sets_rx_need_wakeup),
+	KUNIT_CASE(empty_fill_ring_does_not_stall_the_queue),
+	KUNIT_CASE(poll_without_need_wakeup_stays_scheduled_on_short_refill),
+	KUNIT_CASE(keep_one_posted_reuses_the_last_buffer_on_empty_fill_ring),
+	KUNIT_CASE(without_keep_one_posted_the_last_frame_is_delivered),
+	KUNIT_CASE(redirect_delivers_the_frame_to_the_socket),
+	KUNIT_CASE(redirect_to_a_full_socket_ends_the_poll_and_sets_need_wakeup),
+	KUNIT_CASE(pass_copies_the_frame_into_an_skb_of_its_length),
+	KUNIT_CASE(pass_keeps_the_xdp_metadata),
+	KUNIT_CASE(no_program_passes_frames_to_the_stack),
+	KUNIT_CASE(inline_metadata_offset_is_skipped),
+	KUNIT_CASE(xdp_tx_hands_frames_to_the_driver_and_flushes_once),
+	KUNIT_CASE(failed_xdp_tx_frees_the_buffer_and_counts_a_drop),
+	KUNIT_CASE(aborted_counts_a_drop),
+	KUNIT_CASE(error_descriptor_is_dropped_without_running_the_program),
+	KUNIT_CASE(poll_stops_at_the_budget),
+	KUNIT_CASE(rx_stats_count_packets_and_bytes),
+	KUNIT_CASE(xmit_sends_the_socket_frames_with_their_dma_address),
+	KUNIT_CASE(xmit_kicks_once_per_batch),
+	KUNIT_CASE(xmit_leaves_the_reserve_free_for_the_stack),
+	KUNIT_CASE(xmit_with_budget_zero_sends_nothing),
+	KUNIT_CASE(xmit_with_budget_one_sends_one),
+	KUNIT_CASE(xmit_with_budget_beyond_the_ring_is_capped),
+	KUNIT_CASE(xmit_with_fewer_free_than_the_reserve_does_not_underflow),
+	KUNIT_CASE(xmit_sets_tx_need_wakeup),
+	KUNIT_CASE(xmit_on_a_shared_ring_feeds_the_hang_detector),
+	KUNIT_CASE(completion_posts_zero_copy_frames_to_the_completion_ring),
+	KUNIT_CASE(completion_sets_tx_need_wakeup),
+	KUNIT_CASE(completion_of_no_frames_posts_nothing),
+	{}
+};
+
+static struct kunit_suite xsk_zc_datapath_suite = {
+	.name = "xsk_zc_datapath",
+	.test_cases = xsk_zc_datapath_cases,
+};
+
+kunit_test_suite(xsk_zc_datapath_suite);

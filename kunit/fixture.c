@@ -1,0 +1,773 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The xsk_zc KUnit fixture: a fake NIC whose "hardware" is an array of
+ * software descriptors, driven by the real xsk_zc library, and the user
+ * space side of real AF_XDP sockets (UMEM, fill, completion, RX and TX
+ * rings) bound to it through the real socket calls.
+ */
+
+#include <kunit/device.h>
+#include <kunit/test.h>
+#include <linux/dma-mapping.h>
+#include <linux/etherdevice.h>
+#include <linux/filter.h>
+#include <linux/mman.h>
+#include <linux/net.h>
+#include <linux/rtnetlink.h>
+#include <net/gro.h>
+#include <net/sock.h>
+#include <net/xdp_sock.h>
+#include <net/xsk_buff_pool.h>
+#include <uapi/linux/if_xdp.h>
+
+#include "xsk_queue.h"	/* the ring layout user space sees */
+#include "fixture.h"
+
+static struct fake_nic *fake_nic_of(struct net_device *dev)
+{
+	return *(struct fake_nic **)netdev_priv(dev);
+}
+
+/* ---- the fake NIC's descriptor callbacks (the hot path) ---- */
+
+static struct xdp_buff *fake_rx_next(struct xsk_zc_rx_ring *rx,
+				     struct xsk_zc_rx_desc *desc)
+{
+	struct fake_queue *q = container_of(rx, struct fake_queue, zrx);
+	struct fake_rx_desc *d = &q->rx_desc[rx->next_to_clean];
+
+	if (!d->done)
+		return NULL;
+
+	d->done = false;
+	desc->len = d->len;
+	desc->offset = q->rx_offset;
+	desc->drop = d->error;
+	desc->hw_desc = d;
+	return xsk_zc_rx_take(rx);
+}
+
+static void fake_rx_fill(struct xsk_zc_rx_ring *rx, u32 idx,
+			 struct xdp_buff *xdp, dma_addr_t dma)
+{
+	struct fake_queue *q = container_of(rx, struct fake_queue, zrx);
+	struct fake_rx_desc *d = &q->rx_desc[idx];
+
+	d->dma = dma;
+	d->va = xdp->data_hard_start + XDP_PACKET_HEADROOM;
+	d->done = false;
+	d->error = false;
+	d->len = 0;
+}
+
+static void fake_rx_kick(struct xsk_zc_rx_ring *rx, u32 ntu)
+{
+	struct fake_queue *q = container_of(rx, struct fake_queue, zrx);
+
+	q->rx_kicks++;
+	q->rx_tail = ntu;
+}
+
+static bool fake_rx_xmit(struct xsk_zc_rx_ring *rx, struct xdp_buff *xdp)
+{
+	struct fake_queue *q = container_of(rx, struct fake_queue, zrx);
+
+	if (q->xdp_tx_fails)
+		return false;
+	/* A real driver copies the frame to its TX ring here. */
+	q->xdp_tx_frames++;
+	xsk_buff_free(xdp);
+	return true;
+}
+
+static void fake_rx_xmit_flush(struct xsk_zc_rx_ring *rx)
+{
+	struct fake_queue *q = container_of(rx, struct fake_queue, zrx);
+
+	q->xdp_tx_flushes++;
+}
+
+static void fake_rx_populate(struct xsk_zc_rx_ring *rx, struct sk_buff *skb,
+			     const struct xsk_zc_rx_desc *desc)
+{
+	struct fake_queue *q = container_of(rx, struct fake_queue, zrx);
+
+	q->pass_len = skb->len;
+	q->pass_meta_len = skb_metadata_len(skb);
+	memcpy(q->pass_head, skb->data, min_t(u32, skb->len, sizeof(q->pass_head)));
+	memcpy(q->pass_meta, skb->data - q->pass_meta_len,
+	       min_t(u32, q->pass_meta_len, sizeof(q->pass_meta)));
+}
+
+static const struct xsk_zc_rx_hw fake_rx_hw = {
+	.next = fake_rx_next,
+	.fill = fake_rx_fill,
+	.kick = fake_rx_kick,
+	.xmit = fake_rx_xmit,
+	.xmit_flush = fake_rx_xmit_flush,
+	.populate = fake_rx_populate,
+};
+
+static u32 fake_tx_free_descs(struct xsk_zc_tx_ring *tx)
+{
+	struct fake_queue *q = container_of(tx, struct fake_queue, ztx);
+
+	return FAKE_RING - 1 - q->tx_used;
+}
+
+static void fake_tx_fill(struct xsk_zc_tx_ring *tx, const struct xdp_desc *desc,
+			 dma_addr_t dma)
+{
+	struct fake_queue *q = container_of(tx, struct fake_queue, ztx);
+	struct fake_tx_desc *d = &q->tx_desc[q->tx_ntu];
+
+	d->dma = dma;
+	d->len = desc->len;
+	d->zc = true;
+	q->tx_ntu = (q->tx_ntu + 1) % FAKE_RING;
+	q->tx_used++;
+}
+
+static void fake_tx_kick(struct xsk_zc_tx_ring *tx)
+{
+	struct fake_queue *q = container_of(tx, struct fake_queue, ztx);
+
+	q->tx_kicks++;
+}
+
+static const struct xsk_zc_tx_hw fake_tx_hw = {
+	.free_descs = fake_tx_free_descs,
+	.fill = fake_tx_fill,
+	.kick = fake_tx_kick,
+};
+
+/* The instantiations of the hot path; `make lint` checks that they
+ * contain no indirect call.
+ */
+noinline int fake_rx_poll(struct fake_queue *q, struct bpf_prog *prog,
+			  int budget)
+{
+	return xsk_zc_rx_poll(&q->zrx, &q->rx_napi, prog, budget, &fake_rx_hw);
+}
+
+noinline bool fake_rx_refill(struct fake_queue *q)
+{
+	return xsk_zc_rx_refill(&q->zrx, &fake_rx_hw);
+}
+
+noinline bool fake_tx_xmit(struct fake_queue *q, u32 budget)
+{
+	return xsk_zc_tx_xmit(&q->ztx, budget, &fake_tx_hw);
+}
+
+/* The NIC completes @n TX descriptors; returns the zero-copy ones. */
+u32 fake_tx_clean(struct fake_queue *q, u32 n)
+{
+	u32 zc = 0;
+
+	while (n-- && q->tx_used) {
+		struct fake_tx_desc *d = &q->tx_desc[q->tx_ntc];
+
+		zc += d->zc;
+		d->zc = false;
+		q->tx_ntc = (q->tx_ntc + 1) % FAKE_RING;
+		q->tx_used--;
+	}
+	xsk_zc_tx_complete(&q->ztx, zc);
+	return zc;
+}
+
+u32 fake_rx_posted(struct fake_queue *q)
+{
+	u32 i, n = 0;
+
+	for (i = 0; i < FAKE_RING; i++)
+		n += q->zrx.bufs && q->zrx.bufs[i] && !q->rx_desc[i].done;
+	return n;
+}
+
+/* The NIC receives a frame into the next posted buffer, or drops it. */
+void fake_nic_receive(struct fake_queue *q, const void *data, u32 len,
+		      bool error)
+{
+	struct fake_rx_desc *d = &q->rx_desc[q->rx_hw_head];
+
+	if (!q->zrx.bufs || !q->zrx.bufs[q->rx_hw_head] || d->done) {
+		q->rx_hw_drops++;
+		return;
+	}
+	memcpy(d->va, data, len);
+	d->len = len;
+	d->error = error;
+	d->done = true;
+	q->rx_hw_head = (q->rx_hw_head + 1) % FAKE_RING;
+}
+
+/* Runs the RX poll in the context net_rx_action gives a NAPI poll. */
+int fake_poll_rx(struct fake_queue *q, struct bpf_prog *prog, int budget)
+{
+	struct bpf_net_context ctx, *set;
+	int done;
+
+	local_bh_disable();
+	set = bpf_net_ctx_set(&ctx);
+	done = fake_rx_poll(q, prog, budget);
+	napi_gro_flush(&q->rx_napi, false);
+	gro_normal_list(&q->rx_napi);
+	bpf_net_ctx_clear(set);
+	local_bh_enable();
+	return done;
+}
+
+bool fake_poll_tx(struct fake_queue *q, u32 budget)
+{
+	bool done;
+
+	local_bh_disable();
+	done = fake_tx_xmit(q, budget);
+	local_bh_enable();
+	return done;
+}
+
+/* ---- the fake NIC's queues, NAPI and slow-path ops ---- */
+
+static int fake_rx_napi_poll(struct napi_struct *napi, int budget)
+{
+	struct fake_queue *q = container_of(napi, struct fake_queue, rx_napi);
+	int done = 0;
+
+	q->rx_napi_polls++;
+	if (xsk_zc_rx_pool(&q->zrx))
+		done = fake_rx_poll(q, READ_ONCE(q->nic->prog), budget);
+	if (done < budget)
+		napi_complete_done(napi, done);
+	return done;
+}
+
+static int fake_tx_napi_poll(struct napi_struct *napi, int budget)
+{
+	struct fake_queue *q = container_of(napi, struct fake_queue, tx_napi);
+
+	q->tx_napi_polls++;
+	if (xsk_zc_tx_pool(&q->ztx))
+		fake_tx_xmit(q, budget);
+	napi_complete_done(napi, 0);
+	return 0;
+}
+
+static void fake_queue_hw_start(struct fake_queue *q)
+{
+	memset(q->rx_desc, 0, sizeof(q->rx_desc));
+	q->rx_hw_head = 0;
+	q->tx_ntu = 0;
+	q->tx_ntc = 0;
+	q->tx_used = 0;
+	if (xsk_zc_rx_pool(&q->zrx)) {
+		xsk_zc_rx_ring_reset(&q->zrx);
+		fake_rx_refill(q);
+	}
+	napi_enable(&q->rx_napi);
+	napi_enable(&q->tx_napi);
+}
+
+static void fake_queue_hw_stop(struct fake_queue *q)
+{
+	napi_disable(&q->tx_napi);
+	napi_disable(&q->rx_napi);
+}
+
+static struct xsk_zc_rx_ring *fake_op_rx_ring(struct net_device *dev, u32 qid)
+{
+	return &fake_nic_of(dev)->q[qid].zrx;
+}
+
+static struct xsk_zc_tx_ring *fake_op_tx_ring(struct net_device *dev, u32 qid)
+{
+	return &fake_nic_of(dev)->q[qid].ztx;
+}
+
+static int fake_op_prepare(struct net_device *dev, u32 qid,
+			   struct xsk_buff_pool *pool,
+			   struct netlink_ext_ack *extack)
+{
+	struct fake_nic *nic = fake_nic_of(dev);
+
+	nic->prepares++;
+	return nic->prepare_err;
+}
+
+static void fake_op_unprepare(struct net_device *dev, u32 qid,
+			      struct xsk_buff_pool *pool)
+{
+	fake_nic_of(dev)->unprepares++;
+}
+
+static void fake_op_queue_stop(struct net_device *dev, u32 qid)
+{
+	struct fake_queue *q = &fake_nic_of(dev)->q[qid];
+
+	q->stops++;
+	fake_queue_hw_stop(q);
+}
+
+static void fake_op_queue_start(struct net_device *dev, u32 qid)
+{
+	struct fake_queue *q = &fake_nic_of(dev)->q[qid];
+
+	q->starts++;
+	fake_queue_hw_start(q);
+}
+
+static struct napi_struct *fake_op_napi(struct net_device *dev, u32 qid,
+					bool tx)
+{
+	struct fake_queue *q = &fake_nic_of(dev)->q[qid];
+
+	return tx ? &q->tx_napi : &q->rx_napi;
+}
+
+const struct xsk_zc_ops fake_ops = {
+	.rx_zc = true,
+	.tx_zc = true,
+	.frame_overhead = ETH_HLEN + 2 * VLAN_HLEN,
+	.rx_ring = fake_op_rx_ring,
+	.tx_ring = fake_op_tx_ring,
+	.prepare = fake_op_prepare,
+	.unprepare = fake_op_unprepare,
+	.queue_stop = fake_op_queue_stop,
+	.queue_start = fake_op_queue_start,
+	.napi = fake_op_napi,
+};
+
+static int fake_ndo_open(struct net_device *dev)
+{
+	struct fake_nic *nic = fake_nic_of(dev);
+	int i, err;
+
+	for (i = 0; i < FAKE_QUEUES; i++) {
+		struct fake_queue *q = &nic->q[i];
+
+		/* Registered at open, as tsnep does, so pool setup cannot
+		 * fail on it.
+		 */
+		err = xdp_rxq_info_reg(&q->xdp_rxq, dev, i, q->rx_napi.napi_id);
+		if (!err)
+			err = xdp_rxq_info_reg_mem_model(&q->xdp_rxq,
+							 MEM_TYPE_XSK_BUFF_POOL,
+							 NULL);
+		if (err)
+			return err;
+		fake_queue_hw_start(q);
+	}
+	return 0;
+}
+
+static int fake_ndo_stop(struct net_device *dev)
+{
+	struct fake_nic *nic = fake_nic_of(dev);
+	int i;
+
+	for (i = 0; i < FAKE_QUEUES; i++) {
+		fake_queue_hw_stop(&nic->q[i]);
+		xsk_zc_rx_ring_clean(&nic->q[i].zrx);
+		xdp_rxq_info_unreg(&nic->q[i].xdp_rxq);
+	}
+	return 0;
+}
+
+static int fake_ndo_bpf(struct net_device *dev, struct netdev_bpf *bpf)
+{
+	struct fake_nic *nic = fake_nic_of(dev);
+
+	switch (bpf->command) {
+	case XDP_SETUP_XSK_POOL:
+		return xsk_zc_pool_setup(&nic->zc, bpf->xsk.pool,
+					 bpf->xsk.queue_id, NULL);
+	default:
+		return -EINVAL;
+	}
+}
+
+static int fake_ndo_xsk_wakeup(struct net_device *dev, u32 qid, u32 flags)
+{
+	return xsk_zc_wakeup(&fake_nic_of(dev)->zc, qid, flags);
+}
+
+static int fake_ndo_change_mtu(struct net_device *dev, int mtu)
+{
+	int err = xsk_zc_check_mtu(&fake_nic_of(dev)->zc, mtu, NULL);
+
+	if (!err)
+		WRITE_ONCE(dev->mtu, mtu);
+	return err;
+}
+
+static netdev_tx_t fake_ndo_start_xmit(struct sk_buff *skb,
+				       struct net_device *dev)
+{
+	dev_kfree_skb_any(skb);
+	return NETDEV_TX_OK;
+}
+
+static const struct net_device_ops fake_netdev_ops = {
+	.ndo_open = fake_ndo_open,
+	.ndo_stop = fake_ndo_stop,
+	.ndo_start_xmit = fake_ndo_start_xmit,
+	.ndo_change_mtu = fake_ndo_change_mtu,
+	.ndo_bpf = fake_ndo_bpf,
+	.ndo_xsk_wakeup = fake_ndo_xsk_wakeup,
+};
+
+static void fake_nic_destroy(void *data)
+{
+	struct fake_nic *nic = data;
+	int i;
+
+	if (!nic->unregistered)
+		unregister_netdev(nic->netdev);
+	for (i = 0; i < FAKE_QUEUES; i++) {
+		netif_napi_del(&nic->q[i].rx_napi);
+		netif_napi_del(&nic->q[i].tx_napi);
+	}
+	xsk_zc_dev_destroy(&nic->zc);
+	free_netdev(nic->netdev);
+}
+
+struct fake_nic *fake_nic_create(struct kunit *test,
+				 const struct xsk_zc_ops *ops)
+{
+	struct net_device *dev;
+	struct fake_nic *nic;
+	int i, err;
+
+	nic = kunit_kzalloc(test, sizeof(*nic), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, nic);
+
+	nic->dma_dev = kunit_device_register(test, "xsk_zc_fake");
+	KUNIT_ASSERT_FALSE(test, IS_ERR(nic->dma_dev));
+	nic->dma_dev->dma_mask = &nic->dma_dev->coherent_dma_mask;
+	KUNIT_ASSERT_EQ(test, dma_set_mask_and_coherent(nic->dma_dev,
+							DMA_BIT_MASK(64)), 0);
+
+	dev = alloc_etherdev_mqs(sizeof(nic), FAKE_QUEUES, FAKE_QUEUES);
+	KUNIT_ASSERT_NOT_NULL(test, dev);
+	*(struct fake_nic **)netdev_priv(dev) = nic;
+	nic->netdev = dev;
+	dev->netdev_ops = &fake_netdev_ops;
+	dev->max_mtu = 9000;
+	dev->xdp_features = NETDEV_XDP_ACT_BASIC | NETDEV_XDP_ACT_REDIRECT |
+			    xsk_zc_xdp_features(ops);
+	eth_hw_addr_random(dev);
+
+	err = xsk_zc_dev_init(&nic->zc, dev, nic->dma_dev, ops, FAKE_QUEUES);
+	if (err)
+		free_netdev(dev);
+	KUNIT_ASSERT_EQ(test, err, 0);
+
+	for (i = 0; i < FAKE_QUEUES; i++) {
+		struct fake_queue *q = &nic->q[i];
+
+		q->nic = nic;
+		q->qid = i;
+		netif_napi_add(dev, &q->rx_napi, fake_rx_napi_poll);
+		netif_napi_add_tx(dev, &q->tx_napi, fake_tx_napi_poll);
+		xsk_zc_rx_ring_init(&q->zrx, dev, i, FAKE_RING, &q->xdp_rxq);
+		xsk_zc_tx_ring_init(&q->ztx, dev, i, FAKE_TX_RESERVE, true);
+	}
+
+	err = register_netdev(dev);
+	if (err) {
+		xsk_zc_dev_destroy(&nic->zc);
+		free_netdev(dev);
+	}
+	KUNIT_ASSERT_EQ(test, err, 0);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, fake_nic_destroy,
+							nic), 0);
+	return nic;
+}
+
+void fake_nic_set_up(struct kunit *test, struct fake_nic *nic, bool up)
+{
+	int err = 0;
+
+	rtnl_lock();
+	if (up)
+		err = dev_open(nic->netdev, NULL);
+	else
+		dev_close(nic->netdev);
+	rtnl_unlock();
+	KUNIT_ASSERT_EQ(test, err, 0);
+}
+
+/* ---- the user-space side of an AF_XDP socket ---- */
+
+static void fake_xsk_action_release(void *data)
+{
+	fake_xsk_release(data);
+}
+
+static int fake_setsockopt_int(struct socket *sock, int opt, int val)
+{
+	return sock->ops->setsockopt(sock, SOL_XDP, opt, KERNEL_SOCKPTR(&val),
+				     sizeof(val));
+}
+
+struct fake_xsk *fake_xsk_create_sized(struct kunit *test, u32 frame_size,
+				       u32 rx_ring)
+{
+	struct xdp_umem_reg mr = {
+		.len = FAKE_UMEM_FRAMES * frame_size,
+		.chunk_size = frame_size,
+	};
+	struct socket *sock;
+	struct fake_xsk *x;
+	unsigned long umem;
+	int err;
+
+	x = kunit_kzalloc(test, sizeof(*x), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, x);
+	x->test = test;
+	x->frame_size = frame_size;
+
+	/* The UMEM must be user memory: this gives the test thread an mm. */
+	umem = kunit_vm_mmap(test, NULL, 0, FAKE_UMEM_SIZE,
+			     PROT_READ | PROT_WRITE, MAP_ANONYMOUS | MAP_PRIVATE,
+			     0);
+	KUNIT_ASSERT_FALSE(test, IS_ERR_VALUE(umem));
+	KUNIT_ASSERT_NE(test, umem, 0);
+	x->umem = (u8 __user *)umem;
+	mr.addr = umem;
+
+	err = sock_create_kern(&init_net, PF_XDP, SOCK_RAW, 0, &x->sock);
+	KUNIT_ASSERT_EQ(test, err, 0);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test,
+				fake_xsk_action_release, x), 0);
+	sock = x->sock;
+	x->xs = xdp_sk(sock->sk);
+
+	err = sock->ops->setsockopt(sock, SOL_XDP, XDP_UMEM_REG,
+				    KERNEL_SOCKPTR(&mr), sizeof(mr));
+	err = err ?: fake_setsockopt_int(sock, XDP_UMEM_FILL_RING, FAKE_XSK_RING);
+	err = err ?: fake_setsockopt_int(sock, XDP_UMEM_COMPLETION_RING,
+					 FAKE_XSK_RING);
+	err = err ?: fake_setsockopt_int(sock, XDP_RX_RING, rx_ring);
+	err = err ?: fake_setsockopt_int(sock, XDP_TX_RING, FAKE_XSK_RING);
+	KUNIT_ASSERT_EQ(test, err, 0);
+
+	x->fq = x->xs->fq_tmp;
+	x->cq = x->xs->cq_tmp;
+	x->rx = x->xs->rx;
+	x->tx = x->xs->tx;
+	x->umem_kva = x->xs->umem->addrs;
+	return x;
+}
+
+struct fake_xsk *fake_xsk_create(struct kunit *test)
+{
+	return fake_xsk_create_sized(test, FAKE_FRAME, FAKE_XSK_RING);
+}
+
+int fake_xsk_bind(struct fake_xsk *x, struct fake_nic *nic,
+		  const struct fake_xsk_cfg *cfg)
+{
+	struct sockaddr_xdp sxdp = {
+		.sxdp_family = AF_XDP,
+		.sxdp_ifindex = nic->netdev->ifindex,
+		.sxdp_queue_id = cfg->qid,
+		.sxdp_flags = cfg->copy ? XDP_COPY : XDP_ZEROCOPY,
+	};
+	int err;
+
+	if (cfg->need_wakeup)
+		sxdp.sxdp_flags |= XDP_USE_NEED_WAKEUP;
+
+	err = x->sock->ops->bind(x->sock, (struct sockaddr *)&sxdp,
+				 sizeof(sxdp));
+	if (!err && !cfg->copy)
+		x->pool = x->xs->pool;
+	else if (!err)
+		x->copy_pool = x->xs->pool;
+	return err;
+}
+
+/* Detaches the pool from the NIC the way the core does on unbind, but
+ * synchronously, while the socket stays alive for inspection.
+ */
+void fake_xsk_unbind(struct fake_xsk *x)
+{
+	rtnl_lock();
+	xp_clear_dev(x->pool);
+	rtnl_unlock();
+}
+
+void fake_xsk_release(struct fake_xsk *x)
+{
+	if (!x->sock)
+		return;
+	if (x->pool)
+		fake_xsk_unbind(x);
+	sock_release(x->sock);
+	x->sock = NULL;
+}
+
+void *fake_umem_va(struct fake_xsk *x, u64 addr)
+{
+	return x->umem_kva + addr;
+}
+
+static u64 *fake_umem_ring(struct xsk_queue *q)
+{
+	return ((struct xdp_umem_ring *)q->ring)->desc;
+}
+
+static struct xdp_desc *fake_rxtx_ring(struct xsk_queue *q)
+{
+	return ((struct xdp_rxtx_ring *)q->ring)->desc;
+}
+
+/* Puts @n frames from the RX half of the UMEM on the fill ring. */
+u32 fake_fq_put(struct fake_xsk *x, u32 n)
+{
+	struct xsk_queue *q = x->fq;
+	u32 prod = q->ring->producer;
+	u32 cons = smp_load_acquire(&q->ring->consumer);
+	u32 i;
+
+	n = min(n, q->nentries - (prod - cons));
+	for (i = 0; i < n; i++) {
+		fake_umem_ring(q)[(prod + i) & q->ring_mask] =
+			(x->next_rx_frame % FAKE_RX_FRAMES) * x->frame_size;
+		x->next_rx_frame++;
+	}
+	smp_store_release(&q->ring->producer, prod + n);
+	return n;
+}
+
+/* Takes everything off the completion ring; returns how much. */
+u32 fake_cq_take(struct fake_xsk *x)
+{
+	struct xsk_queue *q = x->cq;
+	u32 prod = smp_load_acquire(&q->ring->producer);
+	u32 n = prod - q->ring->consumer;
+
+	smp_store_release(&q->ring->consumer, prod);
+	return n;
+}
+
+u32 fake_rx_count(struct fake_xsk *x)
+{
+	struct xsk_queue *q = x->rx;
+
+	return smp_load_acquire(&q->ring->producer) - q->ring->consumer;
+}
+
+bool fake_rx_get(struct fake_xsk *x, struct xdp_desc *desc)
+{
+	struct xsk_queue *q = x->rx;
+	u32 cons = q->ring->consumer;
+
+	if (smp_load_acquire(&q->ring->producer) == cons)
+		return false;
+	*desc = fake_rxtx_ring(q)[cons & q->ring_mask];
+	smp_store_release(&q->ring->consumer, cons + 1);
+	return true;
+}
+
+/* Puts @n frames of @len bytes from the TX half of the UMEM on the TX
+ * ring; each frame starts with its index.
+ */
+u32 fake_tx_put(struct fake_xsk *x, u32 n, u32 len)
+{
+	struct xsk_queue *q = x->tx;
+	u32 prod = q->ring->producer;
+	u32 cons = smp_load_acquire(&q->ring->consumer);
+	u32 i;
+
+	n = min(n, q->nentries - (prod - cons));
+	for (i = 0; i < n; i++) {
+		u64 frame = FAKE_RX_FRAMES + x->next_tx_frame % FAKE_RX_FRAMES;
+		struct xdp_desc *d = &fake_rxtx_ring(q)[(prod + i) & q->ring_mask];
+
+		d->addr = frame * x->frame_size;
+		d->len = len;
+		d->options = 0;
+		memset(fake_umem_va(x, d->addr), x->next_tx_frame & 0xff, len);
+		x->next_tx_frame++;
+	}
+	smp_store_release(&q->ring->producer, prod + n);
+	return n;
+}
+
+bool fake_fq_needs_wakeup(struct fake_xsk *x)
+{
+	return READ_ONCE(x->fq->ring->flags) & XDP_RING_NEED_WAKEUP;
+}
+
+bool fake_tx_needs_wakeup(struct fake_xsk *x)
+{
+	return READ_ONCE(x->tx->ring->flags) & XDP_RING_NEED_WAKEUP;
+}
+
+/* ---- a stand-in for a BPF program: a C function with a verdict ---- */
+
+struct fake_prog_cfg {
+	u32 act;
+	u32 meta_len;
+	struct xdp_sock *redirect_to;
+};
+
+static unsigned int fake_prog_run(const void *ctx, const struct bpf_insn *insn)
+{
+	const struct fake_prog_cfg *cfg = (const void *)insn;
+	struct xdp_buff *xdp = (struct xdp_buff *)ctx;
+
+	if (cfg->meta_len) {
+		xdp->data_meta = xdp->data - cfg->meta_len;
+		memset(xdp->data_meta, 0xa5, cfg->meta_len);
+	}
+	if (cfg->act == XDP_REDIRECT && cfg->redirect_to) {
+		/* What bpf_redirect_map() on an XSKMAP leaves behind. */
+		struct bpf_redirect_info *ri = bpf_net_ctx_get_ri();
+
+		ri->tgt_value = cfg->redirect_to;
+		ri->map_type = BPF_MAP_TYPE_XSKMAP;
+		ri->map_id = 0;
+	}
+	return cfg->act;
+}
+
+static void fake_prog_free(void *data)
+{
+	__bpf_prog_free(data);
+}
+
+struct bpf_prog *fake_prog_create(struct kunit *test, u32 act)
+{
+	struct fake_prog_cfg *cfg;
+	struct bpf_prog *prog;
+	u32 insns = DIV_ROUND_UP(sizeof(*cfg), sizeof(struct bpf_insn));
+
+	prog = bpf_prog_alloc(bpf_prog_size(insns), 0);
+	KUNIT_ASSERT_NOT_NULL(test, prog);
+	prog->len = insns;
+	prog->type = BPF_PROG_TYPE_XDP;
+	prog->bpf_func = fake_prog_run;
+	cfg = (void *)prog->insnsi;
+	cfg->act = act;
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, fake_prog_free,
+							prog), 0);
+	return prog;
+}
+
+void fake_prog_set_redirect(struct bpf_prog *prog, struct fake_xsk *x)
+{
+	((struct fake_prog_cfg *)prog->insnsi)->redirect_to = x->xs;
+}
+
+void fake_prog_set_meta(struct bpf_prog *prog, u32 meta_len)
+{
+	((struct fake_prog_cfg *)prog->insnsi)->meta_len = meta_len;
+}
+
+MODULE_DESCRIPTION("KUnit tests for the AF_XDP zero-copy driver helpers");
+MODULE_LICENSE("GPL");

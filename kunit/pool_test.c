@@ -1,0 +1,550 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit: XSK pool setup and teardown, wakeup, MTU and the features guard,
+ * through real AF_XDP sockets bound to the fake NIC.
+ */
+
+#include <kunit/test.h>
+#include <linux/rtnetlink.h>
+#include <net/xsk_buff_pool.h>
+
+#include "fixture.h"
+
+static const struct fake_xsk_cfg zc_q1 = { .qid = 1, .need_wakeup = true };
+
+/* A NIC that is up, and a socket with 32 frames on its fill ring. */
+static struct fake_xsk *up_nic_and_socket(struct kunit *test,
+					  struct fake_nic **nic)
+{
+	struct fake_xsk *x;
+
+	*nic = fake_nic_create(test, &fake_ops);
+	fake_nic_set_up(test, *nic, true);
+	x = fake_xsk_create(test);
+	fake_fq_put(x, 32);
+	return x;
+}
+
+static void zc_bind_marks_only_that_queue_zero_copy(struct kunit *test)
+{
+	struct fake_nic *nic;
+	struct fake_xsk *x = up_nic_and_socket(test, &nic);
+
+	KUNIT_ASSERT_EQ(test, fake_xsk_bind(x, nic, &zc_q1), 0);
+	KUNIT_EXPECT_TRUE(test, xsk_zc_queue_is_zc(&nic->zc, 1));
+	KUNIT_EXPECT_FALSE(test, xsk_zc_queue_is_zc(&nic->zc, 0));
+	KUNIT_EXPECT_FALSE(test, xsk_zc_queue_is_zc(&nic->zc, 2));
+	KUNIT_EXPECT_PTR_EQ(test, xsk_zc_rx_pool(&nic->q[1].zrx), x->pool);
+	KUNIT_EXPECT_PTR_EQ(test, xsk_zc_tx_pool(&nic->q[1].ztx), x->pool);
+	KUNIT_EXPECT_NULL(test, xsk_zc_rx_pool(&nic->q[0].zrx));
+}
+
+static void zc_bind_maps_the_umem_for_dma(struct kunit *test)
+{
+	struct fake_nic *nic;
+	struct fake_xsk *x = up_nic_and_socket(test, &nic);
+
+	KUNIT_ASSERT_EQ(test, fake_xsk_bind(x, nic, &zc_q1), 0);
+	KUNIT_EXPECT_NOT_NULL(test, x->pool->dma_pages);
+	KUNIT_EXPECT_PTR_EQ(test, x->pool->dev, nic->dma_dev);
+}
+
+static void zc_bind_on_running_netdev_restarts_only_that_queue(struct kunit *test)
+{
+	struct fake_nic *nic;
+	struct fake_xsk *x = up_nic_and_socket(test, &nic);
+
+	KUNIT_ASSERT_EQ(test, fake_xsk_bind(x, nic, &zc_q1), 0);
+	KUNIT_EXPECT_EQ(test, nic->q[1].stops, 1);
+	KUNIT_EXPECT_EQ(test, nic->q[1].starts, 1);
+	KUNIT_EXPECT_EQ(test, nic->q[0].stops + nic->q[2].stops, 0);
+	KUNIT_EXPECT_EQ(test, nic->prepares, 1);
+}
+
+static void zc_bind_on_running_netdev_fills_ring_and_kicks_napi(struct kunit *test)
+{
+	struct fake_nic *nic;
+	struct fake_xsk *x = up_nic_and_socket(test, &nic);
+
+	KUNIT_ASSERT_EQ(test, fake_xsk_bind(x, nic, &zc_q1), 0);
+	KUNIT_EXPECT_EQ(test, fake_rx_posted(&nic->q[1]),
+			FAKE_RING - XSK_ZC_RX_RING_GAP);
+	KUNIT_EXPECT_EQ(test, nic->q[1].rx_tail, FAKE_RING - XSK_ZC_RX_RING_GAP);
+	KUNIT_EXPECT_EQ(test, nic->q[1].rx_napi_polls, 1);
+}
+
+static void zc_bind_on_stopped_netdev_leaves_the_queue_alone(struct kunit *test)
+{
+	struct fake_nic *nic = fake_nic_create(test, &fake_ops);
+	struct fake_xsk *x = fake_xsk_create(test);
+
+	KUNIT_ASSERT_EQ(test, fake_xsk_bind(x, nic, &zc_q1), 0);
+	KUNIT_EXPECT_EQ(test, nic->q[1].stops + nic->q[1].starts, 0);
+	KUNIT_EXPECT_EQ(test, nic->q[1].rx_napi_polls, 0);
+	KUNIT_EXPECT_TRUE(test, xsk_zc_queue_is_zc(&nic->zc, 1));
+}
+
+static void zc_queue_is_filled_when_the_netdev_comes_up(struct kunit *test)
+{
+	struct fake_nic *nic = fake_nic_create(test, &fake_ops);
+	struct fake_xsk *x = fake_xsk_create(test);
+
+	fake_fq_put(x, 32);
+	KUNIT_ASSERT_EQ(test, fake_xsk_bind(x, nic, &zc_q1), 0);
+	fake_nic_set_up(test, nic, true);
+	KUNIT_EXPECT_EQ(test, fake_rx_posted(&nic->q[1]),
+			FAKE_RING - XSK_ZC_RX_RING_GAP);
+}
+
+static void ifdown_ifup_with_bound_socket_keeps_zero_copy(struct kunit *test)
+{
+	struct fake_nic *nic;
+	struct fake_xsk *x = up_nic_and_socket(test, &nic);
+
+	KUNIT_ASSERT_EQ(test, fake_xsk_bind(x, nic, &zc_q1), 0);
+	fake_nic_set_up(test, nic, false);
+	KUNIT_EXPECT_EQ(test, x->pool->free_list_cnt,
+			FAKE_RING - XSK_ZC_RX_RING_GAP);
+	fake_nic_set_up(test, nic, true);
+	KUNIT_EXPECT_TRUE(test, xsk_zc_queue_is_zc(&nic->zc, 1));
+	KUNIT_EXPECT_EQ(test, fake_rx_posted(&nic->q[1]),
+			FAKE_RING - XSK_ZC_RX_RING_GAP);
+	KUNIT_EXPECT_EQ(test, x->pool->free_list_cnt, 0);
+}
+
+/* Calls the library directly, as ndo_bpf would, with a pool the core
+ * made for a copy-mode socket on another queue.
+ */
+static int direct_setup(struct fake_nic *nic, struct xsk_buff_pool *pool,
+			u32 qid, struct netlink_ext_ack *extack)
+{
+	int err;
+
+	rtnl_lock();
+	err = xsk_zc_pool_setup(&nic->zc, pool, qid, extack);
+	rtnl_unlock();
+	return err;
+}
+
+static struct xsk_buff_pool *copy_mode_pool(struct kunit *test,
+					    struct fake_nic *nic, u32 qid)
+{
+	struct fake_xsk_cfg cfg = { .qid = qid, .copy = true };
+	struct fake_xsk *x = fake_xsk_create(test);
+
+	KUNIT_ASSERT_EQ(test, fake_xsk_bind(x, nic, &cfg), 0);
+	return x->copy_pool;
+}
+
+static void nothing_changed(struct kunit *test, struct fake_nic *nic, u32 qid,
+			    struct xsk_buff_pool *pool)
+{
+	KUNIT_EXPECT_FALSE(test, xsk_zc_queue_is_zc(&nic->zc, qid));
+	KUNIT_EXPECT_NULL(test, xsk_zc_rx_pool(&nic->q[qid].zrx));
+	KUNIT_EXPECT_NULL(test, xsk_zc_tx_pool(&nic->q[qid].ztx));
+	KUNIT_EXPECT_NULL(test, nic->q[qid].zrx.bufs);
+	KUNIT_EXPECT_EQ(test, nic->q[qid].stops, 0);
+	KUNIT_EXPECT_EQ(test, nic->q[qid].starts, 0);
+	KUNIT_EXPECT_EQ(test, nic->prepares, nic->unprepares);
+	if (pool)
+		KUNIT_EXPECT_NULL(test, pool->dma_pages);
+}
+
+static void setup_beyond_real_queues_fails_with_einval(struct kunit *test)
+{
+	struct fake_nic *nic = fake_nic_create(test, &fake_ops);
+	struct netlink_ext_ack extack = {};
+	struct xsk_buff_pool *pool;
+
+	fake_nic_set_up(test, nic, true);
+	pool = copy_mode_pool(test, nic, 0);
+	rtnl_lock();
+	KUNIT_ASSERT_EQ(test, netif_set_real_num_rx_queues(nic->netdev, 2), 0);
+	rtnl_unlock();
+
+	KUNIT_EXPECT_EQ(test, direct_setup(nic, pool, 3, &extack), -EINVAL);
+	KUNIT_EXPECT_NOT_NULL(test, extack._msg);
+	nothing_changed(test, nic, 3, pool);
+	KUNIT_EXPECT_EQ(test, direct_setup(nic, pool, FAKE_QUEUES, NULL), -EINVAL);
+}
+
+static void setup_with_frame_too_small_for_mtu_fails_with_einval(struct kunit *test)
+{
+	struct fake_nic *nic = fake_nic_create(test, &fake_ops);
+	struct netlink_ext_ack extack = {};
+	struct xsk_buff_pool *pool;
+
+	fake_nic_set_up(test, nic, true);
+	pool = copy_mode_pool(test, nic, 0);
+	rtnl_lock();
+	KUNIT_ASSERT_EQ(test, dev_set_mtu(nic->netdev, 3000), 0);
+	rtnl_unlock();
+
+	KUNIT_EXPECT_EQ(test, direct_setup(nic, pool, 1, &extack), -EINVAL);
+	KUNIT_EXPECT_STREQ(test, extack._msg,
+			   "xsk_zc: XSK frame too small for the MTU");
+	nothing_changed(test, nic, 1, pool);
+}
+
+static void zc_bind_with_frame_too_small_for_mtu_fails(struct kunit *test)
+{
+	struct fake_nic *nic;
+	struct fake_xsk *x = up_nic_and_socket(test, &nic);
+
+	rtnl_lock();
+	KUNIT_ASSERT_EQ(test, dev_set_mtu(nic->netdev, 3000), 0);
+	rtnl_unlock();
+	KUNIT_EXPECT_EQ(test, fake_xsk_bind(x, nic, &zc_q1), -EINVAL);
+	nothing_changed(test, nic, 1, NULL);
+}
+
+static void setup_on_zero_copy_queue_fails_with_ebusy(struct kunit *test)
+{
+	struct fake_nic *nic;
+	struct fake_xsk *x = up_nic_and_socket(test, &nic);
+	struct netlink_ext_ack extack = {};
+	struct xsk_buff_pool *other;
+
+	KUNIT_ASSERT_EQ(test, fake_xsk_bind(x, nic, &zc_q1), 0);
+	other = copy_mode_pool(test, nic, 0);
+	KUNIT_EXPECT_EQ(test, direct_setup(nic, other, 1, &extack), -EBUSY);
+	KUNIT_EXPECT_NOT_NULL(test, extack._msg);
+	KUNIT_EXPECT_PTR_EQ(test, xsk_zc_rx_pool(&nic->q[1].zrx), x->pool);
+	KUNIT_EXPECT_EQ(test, nic->q[1].stops, 1);
+}
+
+static void failed_prepare_leaves_the_queue_untouched(struct kunit *test)
+{
+	struct fake_nic *nic;
+	struct fake_xsk *x = up_nic_and_socket(test, &nic);
+
+	nic->prepare_err = -ENOMEM;
+	KUNIT_EXPECT_EQ(test, fake_xsk_bind(x, nic, &zc_q1), -ENOMEM);
+	KUNIT_EXPECT_EQ(test, nic->prepares, 1);
+	KUNIT_EXPECT_EQ(test, nic->unprepares, 0);
+	KUNIT_EXPECT_FALSE(test, xsk_zc_queue_is_zc(&nic->zc, 1));
+	KUNIT_EXPECT_EQ(test, nic->q[1].stops + nic->q[1].starts, 0);
+	KUNIT_EXPECT_TRUE(test, netif_running(nic->netdev));
+}
+
+static void failed_dma_map_unprepares_and_leaves_the_queue_untouched(struct kunit *test)
+{
+	struct fake_nic *nic;
+	struct fake_xsk *x = up_nic_and_socket(test, &nic);
+
+	/* A device that can reach no memory: every mapping fails. */
+	nic->dma_dev->dma_mask = NULL;
+	KUNIT_EXPECT_NE(test, fake_xsk_bind(x, nic, &zc_q1), 0);
+	nic->dma_dev->dma_mask = &nic->dma_dev->coherent_dma_mask;
+	KUNIT_EXPECT_EQ(test, nic->prepares, 1);
+	KUNIT_EXPECT_EQ(test, nic->unprepares, 1);
+	nothing_changed(test, nic, 1, NULL);
+}
+
+static void failed_setup_can_be_retried(struct kunit *test)
+{
+	struct fake_nic *nic;
+	struct fake_xsk *x = up_nic_and_socket(test, &nic);
+	struct fake_xsk *y = fake_xsk_create(test);
+
+	nic->prepare_err = -ENOMEM;
+	KUNIT_EXPECT_EQ(test, fake_xsk_bind(x, nic, &zc_q1), -ENOMEM);
+	nic->prepare_err = 0;
+	fake_fq_put(y, 32);
+	KUNIT_EXPECT_EQ(test, fake_xsk_bind(y, nic, &zc_q1), 0);
+	KUNIT_EXPECT_EQ(test, fake_rx_posted(&nic->q[1]),
+			FAKE_RING - XSK_ZC_RX_RING_GAP);
+}
+
+static void teardown_restarts_the_queue_once(struct kunit *test)
+{
+	struct fake_nic *nic;
+	struct fake_xsk *x = up_nic_and_socket(test, &nic);
+
+	KUNIT_ASSERT_EQ(test, fake_xsk_bind(x, nic, &zc_q1), 0);
+	fake_xsk_unbind(x);
+	KUNIT_EXPECT_EQ(test, nic->q[1].stops, 2);
+	KUNIT_EXPECT_EQ(test, nic->q[1].starts, 2);
+	KUNIT_EXPECT_EQ(test, nic->unprepares, 1);
+	KUNIT_EXPECT_FALSE(test, xsk_zc_queue_is_zc(&nic->zc, 1));
+	KUNIT_EXPECT_NULL(test, xsk_zc_rx_pool(&nic->q[1].zrx));
+	KUNIT_EXPECT_NULL(test, xsk_zc_tx_pool(&nic->q[1].ztx));
+	KUNIT_EXPECT_NULL(test, nic->q[1].zrx.bufs);
+}
+
+static void teardown_returns_every_posted_buffer(struct kunit *test)
+{
+	struct fake_nic *nic;
+	struct fake_xsk *x = up_nic_and_socket(test, &nic);
+
+	KUNIT_ASSERT_EQ(test, fake_xsk_bind(x, nic, &zc_q1), 0);
+	KUNIT_ASSERT_EQ(test, x->pool->free_list_cnt, 0);
+	fake_xsk_unbind(x);
+	KUNIT_EXPECT_EQ(test, x->pool->free_list_cnt,
+			FAKE_RING - XSK_ZC_RX_RING_GAP);
+	KUNIT_EXPECT_NULL(test, x->pool->dma_pages);
+}
+
+static void teardown_completes_tx_frames_in_flight(struct kunit *test)
+{
+	struct fake_nic *nic;
+	struct fake_xsk *x = up_nic_and_socket(test, &nic);
+
+	KUNIT_ASSERT_EQ(test, fake_xsk_bind(x, nic, &zc_q1), 0);
+	fake_tx_put(x, 5, 64);
+	fake_poll_tx(&nic->q[1], 64);
+	KUNIT_ASSERT_EQ(test, nic->q[1].ztx.in_flight, 5);
+	KUNIT_ASSERT_EQ(test, fake_cq_take(x), 0);
+	fake_xsk_unbind(x);
+	KUNIT_EXPECT_EQ(test, fake_cq_take(x), 5);
+	KUNIT_EXPECT_EQ(test, nic->q[1].ztx.in_flight, 0);
+}
+
+static void teardown_of_queue_without_pool_fails_with_einval(struct kunit *test)
+{
+	struct fake_nic *nic = fake_nic_create(test, &fake_ops);
+	struct netlink_ext_ack extack = {};
+
+	KUNIT_EXPECT_EQ(test, direct_setup(nic, NULL, 2, &extack), -EINVAL);
+	KUNIT_EXPECT_NOT_NULL(test, extack._msg);
+	nothing_changed(test, nic, 2, NULL);
+}
+
+static void rebind_after_teardown_succeeds(struct kunit *test)
+{
+	struct fake_nic *nic;
+	struct fake_xsk *x = up_nic_and_socket(test, &nic);
+	struct fake_xsk *y = fake_xsk_create(test);
+
+	KUNIT_ASSERT_EQ(test, fake_xsk_bind(x, nic, &zc_q1), 0);
+	fake_xsk_release(x);
+	fake_fq_put(y, 32);
+	KUNIT_EXPECT_EQ(test, fake_xsk_bind(y, nic, &zc_q1), 0);
+	KUNIT_EXPECT_PTR_EQ(test, xsk_zc_rx_pool(&nic->q[1].zrx), y->pool);
+}
+
+static void unregistering_the_netdev_tears_down_bound_queues(struct kunit *test)
+{
+	struct fake_nic *nic;
+	struct fake_xsk *x = up_nic_and_socket(test, &nic);
+
+	KUNIT_ASSERT_EQ(test, fake_xsk_bind(x, nic, &zc_q1), 0);
+	rtnl_lock();
+	unregister_netdevice_queue(nic->netdev, NULL);
+	/* unregister_netdevice() calls the xsk notifier; check before the
+	 * fixture's own unregister, which would find nothing left.
+	 */
+	KUNIT_EXPECT_FALSE(test, xsk_zc_queue_is_zc(&nic->zc, 1));
+	rtnl_unlock();
+	KUNIT_EXPECT_EQ(test, x->pool->free_list_cnt,
+			FAKE_RING - XSK_ZC_RX_RING_GAP);
+	x->pool = NULL;
+	nic->unregistered = true;
+}
+
+static void mtu_beyond_the_pool_frame_is_rejected(struct kunit *test)
+{
+	struct fake_nic *nic;
+	struct fake_xsk *x = up_nic_and_socket(test, &nic);
+	int err;
+
+	KUNIT_ASSERT_EQ(test, fake_xsk_bind(x, nic, &zc_q1), 0);
+	rtnl_lock();
+	err = dev_set_mtu(nic->netdev, 2000);
+	rtnl_unlock();
+	KUNIT_EXPECT_EQ(test, err, -EINVAL);
+	KUNIT_EXPECT_EQ(test, nic->netdev->mtu, ETH_DATA_LEN);
+}
+
+static void mtu_within_the_pool_frame_is_accepted(struct kunit *test)
+{
+	struct fake_nic *nic;
+	struct fake_xsk *x = up_nic_and_socket(test, &nic);
+	int err;
+
+	KUNIT_ASSERT_EQ(test, fake_xsk_bind(x, nic, &zc_q1), 0);
+	rtnl_lock();
+	err = dev_set_mtu(nic->netdev, 1700);
+	rtnl_unlock();
+	KUNIT_EXPECT_EQ(test, err, 0);
+	KUNIT_EXPECT_EQ(test, nic->netdev->mtu, 1700);
+}
+
+static void features_announce_zero_copy_only_for_rx_and_tx(struct kunit *test)
+{
+	struct xsk_zc_ops ops = fake_ops;
+
+	KUNIT_EXPECT_EQ(test, xsk_zc_xdp_features(&ops),
+			NETDEV_XDP_ACT_XSK_ZEROCOPY);
+	ops.tx_zc = false;
+	KUNIT_EXPECT_EQ(test, xsk_zc_xdp_features(&ops), 0);
+	ops.tx_zc = true;
+	ops.rx_zc = false;
+	KUNIT_EXPECT_EQ(test, xsk_zc_xdp_features(&ops), 0);
+}
+
+static void zc_bind_to_rx_only_driver_fails_with_eopnotsupp(struct kunit *test)
+{
+	static struct xsk_zc_ops rx_only;
+	struct fake_nic *nic;
+	struct fake_xsk *x;
+
+	rx_only = fake_ops;
+	rx_only.tx_zc = false;
+	nic = fake_nic_create(test, &rx_only);
+	x = fake_xsk_create(test);
+	KUNIT_EXPECT_EQ(test, fake_xsk_bind(x, nic, &zc_q1), -EOPNOTSUPP);
+	KUNIT_EXPECT_EQ(test, nic->prepares, 0);
+}
+
+static void dev_init_rejects_incomplete_ops(struct kunit *test)
+{
+	struct xsk_zc_ops ops = fake_ops;
+	struct xsk_zc_dev zc = {};
+
+	ops.queue_stop = NULL;
+	KUNIT_EXPECT_EQ(test, xsk_zc_dev_init(&zc, NULL, NULL, &ops, 4), -EINVAL);
+	ops = fake_ops;
+	ops.rx_ring = NULL;
+	KUNIT_EXPECT_EQ(test, xsk_zc_dev_init(&zc, NULL, NULL, &ops, 4), -EINVAL);
+	ops = fake_ops;
+	KUNIT_EXPECT_EQ(test, xsk_zc_dev_init(&zc, NULL, NULL, &ops, 0), -EINVAL);
+	KUNIT_EXPECT_NULL(test, zc.zc_queues);
+}
+
+static void wakeup_on_down_netdev_fails_with_enetdown(struct kunit *test)
+{
+	struct fake_nic *nic = fake_nic_create(test, &fake_ops);
+
+	KUNIT_EXPECT_EQ(test, xsk_zc_wakeup(&nic->zc, 0, XDP_WAKEUP_RX),
+			-ENETDOWN);
+}
+
+static void wakeup_beyond_the_queues_fails_with_einval(struct kunit *test)
+{
+	struct fake_nic *nic = fake_nic_create(test, &fake_ops);
+
+	fake_nic_set_up(test, nic, true);
+	KUNIT_EXPECT_EQ(test, xsk_zc_wakeup(&nic->zc, FAKE_QUEUES,
+					    XDP_WAKEUP_RX), -EINVAL);
+}
+
+static void wakeup_on_queue_without_pool_fails_with_enxio(struct kunit *test)
+{
+	struct fake_nic *nic = fake_nic_create(test, &fake_ops);
+
+	fake_nic_set_up(test, nic, true);
+	KUNIT_EXPECT_EQ(test, xsk_zc_wakeup(&nic->zc, 2, XDP_WAKEUP_RX), -ENXIO);
+	KUNIT_EXPECT_EQ(test, nic->q[2].rx_napi_polls, 0);
+}
+
+static bool no_program(struct net_device *dev)
+{
+	return false;
+}
+
+static void wakeup_without_required_program_fails_with_enxio(struct kunit *test)
+{
+	static struct xsk_zc_ops needs_prog;
+	struct fake_nic *nic;
+	struct fake_xsk *x;
+
+	needs_prog = fake_ops;
+	needs_prog.xdp_active = no_program;
+	nic = fake_nic_create(test, &needs_prog);
+	fake_nic_set_up(test, nic, true);
+	x = fake_xsk_create(test);
+	KUNIT_ASSERT_EQ(test, fake_xsk_bind(x, nic, &zc_q1), 0);
+	KUNIT_EXPECT_EQ(test, xsk_zc_wakeup(&nic->zc, 1, XDP_WAKEUP_RX), -ENXIO);
+}
+
+static void wakeup_rx_runs_the_rx_napi(struct kunit *test)
+{
+	struct fake_nic *nic;
+	struct fake_xsk *x = up_nic_and_socket(test, &nic);
+	u32 rx_polls, tx_polls;
+
+	KUNIT_ASSERT_EQ(test, fake_xsk_bind(x, nic, &zc_q1), 0);
+	rx_polls = nic->q[1].rx_napi_polls;
+	tx_polls = nic->q[1].tx_napi_polls;
+	KUNIT_EXPECT_EQ(test, xsk_zc_wakeup(&nic->zc, 1, XDP_WAKEUP_RX), 0);
+	KUNIT_EXPECT_EQ(test, nic->q[1].rx_napi_polls, rx_polls + 1);
+	KUNIT_EXPECT_EQ(test, nic->q[1].tx_napi_polls, tx_polls);
+}
+
+static void wakeup_tx_runs_the_tx_napi_which_sends(struct kunit *test)
+{
+	struct fake_nic *nic;
+	struct fake_xsk *x = up_nic_and_socket(test, &nic);
+	u32 rx_polls;
+
+	KUNIT_ASSERT_EQ(test, fake_xsk_bind(x, nic, &zc_q1), 0);
+	rx_polls = nic->q[1].rx_napi_polls;
+	fake_tx_put(x, 3, 64);
+	KUNIT_EXPECT_EQ(test, xsk_zc_wakeup(&nic->zc, 1, XDP_WAKEUP_TX), 0);
+	KUNIT_EXPECT_EQ(test, nic->q[1].tx_napi_polls, 1);
+	KUNIT_EXPECT_EQ(test, nic->q[1].rx_napi_polls, rx_polls);
+	KUNIT_EXPECT_EQ(test, nic->q[1].tx_used, 3);
+}
+
+static void wakeup_of_a_scheduled_napi_marks_it_missed(struct kunit *test)
+{
+	struct fake_nic *nic;
+	struct fake_xsk *x = up_nic_and_socket(test, &nic);
+	struct napi_struct *napi = &nic->q[1].rx_napi;
+	u32 polls;
+
+	KUNIT_ASSERT_EQ(test, fake_xsk_bind(x, nic, &zc_q1), 0);
+	polls = nic->q[1].rx_napi_polls;
+
+	local_bh_disable();
+	napi_schedule(napi);
+	KUNIT_EXPECT_EQ(test, xsk_zc_wakeup(&nic->zc, 1, XDP_WAKEUP_RX), 0);
+	KUNIT_EXPECT_TRUE(test, test_bit(NAPI_STATE_MISSED, &napi->state));
+	local_bh_enable();
+	/* One poll, then one more for the missed wakeup. */
+	KUNIT_EXPECT_EQ(test, nic->q[1].rx_napi_polls, polls + 2);
+}
+
+static struct kunit_case xsk_zc_pool_cases[] = {
+	KUNIT_CASE(zc_bind_marks_only_that_queue_zero_copy),
+	KUNIT_CASE(zc_bind_maps_the_umem_for_dma),
+	KUNIT_CASE(zc_bind_on_running_netdev_restarts_only_that_queue),
+	KUNIT_CASE(zc_bind_on_running_netdev_fills_ring_and_kicks_napi),
+	KUNIT_CASE(zc_bind_on_stopped_netdev_leaves_the_queue_alone),
+	KUNIT_CASE(zc_queue_is_filled_when_the_netdev_comes_up),
+	KUNIT_CASE(ifdown_ifup_with_bound_socket_keeps_zero_copy),
+	KUNIT_CASE(setup_beyond_real_queues_fails_with_einval),
+	KUNIT_CASE(setup_with_frame_too_small_for_mtu_fails_with_einval),
+	KUNIT_CASE(zc_bind_with_frame_too_small_for_mtu_fails),
+	KUNIT_CASE(setup_on_zero_copy_queue_fails_with_ebusy),
+	KUNIT_CASE(failed_prepare_leaves_the_queue_untouched),
+	KUNIT_CASE(failed_dma_map_unprepares_and_leaves_the_queue_untouched),
+	KUNIT_CASE(failed_setup_can_be_retried),
+	KUNIT_CASE(teardown_restarts_the_queue_once),
+	KUNIT_CASE(teardown_returns_every_posted_buffer),
+	KUNIT_CASE(teardown_completes_tx_frames_in_flight),
+	KUNIT_CASE(teardown_of_queue_without_pool_fails_with_einval),
+	KUNIT_CASE(rebind_after_teardown_succeeds),
+	KUNIT_CASE(unregistering_the_netdev_tears_down_bound_queues),
+	KUNIT_CASE(mtu_beyond_the_pool_frame_is_rejected),
+	KUNIT_CASE(mtu_within_the_pool_frame_is_accepted),
+	KUNIT_CASE(features_announce_zero_copy_only_for_rx_and_tx),
+	KUNIT_CASE(zc_bind_to_rx_only_driver_fails_with_eopnotsupp),
+	KUNIT_CASE(dev_init_rejects_incomplete_ops),
+	KUNIT_CASE(wakeup_on_down_netdev_fails_with_enetdown),
+	KUNIT_CASE(wakeup_beyond_the_queues_fails_with_einval),
+	KUNIT_CASE(wakeup_on_queue_without_pool_fails_with_enxio),
+	KUNIT_CASE(wakeup_without_required_program_fails_with_enxio),
+	KUNIT_CASE(wakeup_rx_runs_the_rx_napi),
+	KUNIT_CASE(wakeup_tx_runs_the_tx_napi_which_sends),
+	KUNIT_CASE(wakeup_of_a_scheduled_napi_marks_it_missed),
+	{}
+};
+
+static struct kunit_suite xsk_zc_pool_suite = {
+	.name = "xsk_zc_pool",
+	.test_cases = xsk_zc_pool_cases,
+};
+
+kunit_test_suite(xsk_zc_pool_suite);
