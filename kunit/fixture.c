@@ -540,8 +540,8 @@ struct fake_xsk *fake_xsk_create_sized(struct kunit *test, u32 frame_size,
 
 	err = sock_create_kern(&init_net, PF_XDP, SOCK_RAW, 0, &x->sock);
 	KUNIT_ASSERT_EQ(test, err, 0);
-	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test,
-				fake_xsk_action_release, x), 0);
+	err = kunit_add_action_or_reset(test, fake_xsk_action_release, x);
+	KUNIT_ASSERT_EQ(test, err, 0);
 	sock = x->sock;
 	x->xs = xdp_sk(sock->sk);
 
@@ -630,6 +630,7 @@ u32 fake_fq_put(struct fake_xsk *x, u32 n)
 {
 	struct xsk_queue *q = x->fq;
 	u32 prod = q->ring->producer;
+	/* Pairs with the kernel's release of the consumer index. */
 	u32 cons = smp_load_acquire(&q->ring->consumer);
 	u32 i;
 
@@ -639,6 +640,7 @@ u32 fake_fq_put(struct fake_xsk *x, u32 n)
 			(x->next_rx_frame % FAKE_RX_FRAMES) * x->frame_size;
 		x->next_rx_frame++;
 	}
+	/* Publishes the entries before the index, as libxdp does. */
 	smp_store_release(&q->ring->producer, prod + n);
 	return n;
 }
@@ -647,9 +649,11 @@ u32 fake_fq_put(struct fake_xsk *x, u32 n)
 u32 fake_cq_take(struct fake_xsk *x)
 {
 	struct xsk_queue *q = x->cq;
+	/* Pairs with the kernel's release of the producer index. */
 	u32 prod = smp_load_acquire(&q->ring->producer);
 	u32 n = prod - q->ring->consumer;
 
+	/* Hands the entries back only after reading them. */
 	smp_store_release(&q->ring->consumer, prod);
 	return n;
 }
@@ -658,6 +662,7 @@ u32 fake_rx_count(struct fake_xsk *x)
 {
 	struct xsk_queue *q = x->rx;
 
+	/* Pairs with the kernel's release of the producer index. */
 	return smp_load_acquire(&q->ring->producer) - q->ring->consumer;
 }
 
@@ -666,9 +671,11 @@ bool fake_rx_get(struct fake_xsk *x, struct xdp_desc *desc)
 	struct xsk_queue *q = x->rx;
 	u32 cons = q->ring->consumer;
 
+	/* Pairs with the kernel's release of the producer index. */
 	if (smp_load_acquire(&q->ring->producer) == cons)
 		return false;
 	*desc = fake_rxtx_ring(q)[cons & q->ring_mask];
+	/* Hands the entry back only after reading it. */
 	smp_store_release(&q->ring->consumer, cons + 1);
 	return true;
 }
@@ -680,6 +687,7 @@ u32 fake_tx_put(struct fake_xsk *x, u32 n, u32 len)
 {
 	struct xsk_queue *q = x->tx;
 	u32 prod = q->ring->producer;
+	/* Pairs with the kernel's release of the consumer index. */
 	u32 cons = smp_load_acquire(&q->ring->consumer);
 	u32 i;
 
@@ -694,6 +702,7 @@ u32 fake_tx_put(struct fake_xsk *x, u32 n, u32 len)
 		memset(fake_umem_va(x, d->addr), x->next_tx_frame & 0xff, len);
 		x->next_tx_frame++;
 	}
+	/* Publishes the descriptors before the index. */
 	smp_store_release(&q->ring->producer, prod + n);
 	return n;
 }

@@ -125,6 +125,31 @@ struct sk_buff *xsk_zc_build_skb(struct napi_struct *napi,
 EXPORT_SYMBOL_GPL(xsk_zc_build_skb);
 
 /**
+ * xsk_zc_rx_stats_add - add one poll's counts to a ring's counters
+ * @rx: the ring
+ * @acc: what the poll counted
+ *
+ * Called once per poll by xsk_zc_rx_poll().
+ */
+void xsk_zc_rx_stats_add(struct xsk_zc_rx_ring *rx,
+			 const struct xsk_zc_rx_stats *acc)
+{
+	struct xsk_zc_rx_stats *s = &rx->stats;
+
+	u64_stats_update_begin(&s->syncp);
+	s->packets += acc->packets;
+	s->bytes += acc->bytes;
+	s->redirect += acc->redirect;
+	s->xdp_tx += acc->xdp_tx;
+	s->pass += acc->pass;
+	s->drop += acc->drop;
+	s->alloc_fail += acc->alloc_fail;
+	s->fill_empty += acc->fill_empty;
+	u64_stats_update_end(&s->syncp);
+}
+EXPORT_SYMBOL_GPL(xsk_zc_rx_stats_add);
+
+/**
  * xsk_zc_tx_complete - report completed zero-copy TX frames
  * @tx: the ring
  * @frames: zero-copy frames the driver cleaned from the ring (not XDP_TX

@@ -15,12 +15,21 @@
 /* The per-buffer sync helpers do the syncs the pool needs. */
 #define XSK_ZC_DMA_ATTRS	DMA_ATTR_SKIP_CPU_SYNC
 
-/* Rejects a request: errno plus a message for the netlink caller. */
-#define xsk_zc_reject(zc, extack, err, msg) ({				\
-	NL_SET_ERR_MSG_MOD(extack, msg);				\
-	netdev_dbg((zc)->netdev, "xsk_zc: %s\n", msg);			\
-	err;								\
-})
+/* Reports a rejected request to the netlink caller, and to the log for
+ * callers without extack (ndo_bpf has none for XSK pools).
+ */
+static int xsk_zc_report(struct xsk_zc_dev *zc, struct netlink_ext_ack *extack,
+			 int err, const char *msg)
+{
+	do_trace_netlink_extack(msg);
+	if (extack)
+		extack->_msg = msg;
+	netdev_dbg(zc->netdev, "%s\n", msg);
+	return err;
+}
+
+#define xsk_zc_reject(zc, extack, err, msg) \
+	xsk_zc_report(zc, extack, err, KBUILD_MODNAME ": " msg)
 
 /**
  * xsk_zc_dev_init - set up the xsk_zc state of a netdev

@@ -1,0 +1,227 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Types of the AF_XDP zero-copy driver helpers; the calls are in
+ * <net/xsk_zc.h>.
+ */
+#ifndef _NET_XSK_ZC_TYPES_H
+#define _NET_XSK_ZC_TYPES_H
+
+#include <linux/netdevice.h>
+#include <linux/u64_stats_sync.h>
+#include <net/xdp.h>
+#include <net/xdp_sock_drv.h>
+
+/* A tail equal to the head means "empty" on most NICs, so one descriptor
+ * of every RX ring stays without a buffer.
+ */
+#define XSK_ZC_RX_RING_GAP	1
+
+/**
+ * struct xsk_zc_rx_stats - per-queue RX counters, updated once per poll
+ * @packets: frames received
+ * @bytes: bytes received
+ * @redirect: frames redirected (XDP_REDIRECT, usually into the socket)
+ * @xdp_tx: frames sent back out with XDP_TX
+ * @pass: frames copied into an skb for the stack
+ * @drop: frames dropped: XDP_DROP, XDP_ABORTED, failed redirect or TX
+ * @alloc_fail: polls that could not fill the whole ring deficit
+ * @fill_empty: frames dropped to keep one buffer on an empty ring
+ * @syncp: protects the counters for 32-bit readers
+ */
+struct xsk_zc_rx_stats {
+	u64 packets;
+	u64 bytes;
+	u64 redirect;
+	u64 xdp_tx;
+	u64 pass;
+	u64 drop;
+	u64 alloc_fail;
+	u64 fill_empty;
+	struct u64_stats_sync syncp;
+};
+
+/**
+ * struct xsk_zc_rx_ring - zero-copy state of one RX ring
+ * @pool: the XSK buffer pool, NULL while the ring is not zero-copy.
+ *	Written by the library with WRITE_ONCE() while the queue is stopped.
+ * @bufs: the buffer posted at each descriptor index
+ * @count: descriptors in the hardware ring
+ * @next_to_use: next descriptor the refill writes
+ * @next_to_clean: next descriptor the driver's ``next`` callback reads
+ * @pending: descriptors without a buffer (the ring deficit)
+ * @keep_one_posted: when the fill ring is empty and the last posted buffer
+ *	comes back, drop its frame and post the buffer again, so the NIC
+ *	never sees an empty ring (tsnep relies on this)
+ * @netdev: the owning netdev, for redirect and skb delivery
+ * @xdp_rxq: the driver's rxq info registered with MEM_TYPE_XSK_BUFF_POOL
+ * @qid: queue index
+ * @stats: counters
+ *
+ * Embed it in the driver's RX ring; callbacks get back to the driver ring
+ * with container_of().
+ */
+struct xsk_zc_rx_ring {
+	/* fast: read for every frame */
+	struct xsk_buff_pool *pool;
+	struct xdp_buff **bufs;
+	u32 count;
+	u32 next_to_use;
+	u32 next_to_clean;
+	u32 pending;
+	bool keep_one_posted;
+
+	/* slow: setup only */
+	struct net_device *netdev;
+	struct xdp_rxq_info *xdp_rxq;
+	u32 qid;
+	struct xsk_zc_rx_stats stats;
+};
+
+/**
+ * struct xsk_zc_tx_ring - zero-copy state of one TX ring
+ * @pool: the XSK buffer pool, NULL while the ring is not zero-copy
+ * @txq: the stack's queue when the ring is shared with it: xmit then runs
+ *	under its lock and feeds its hang detector. NULL for a ring that
+ *	only carries XDP frames.
+ * @reserve: descriptors kept free for the stack's skb path (an skb with
+ *	all its fragments must still fit: MAX_SKB_FRAGS + 1 is typical)
+ * @in_flight: zero-copy frames on the ring, not yet completed
+ * @packets: frames sent
+ * @bytes: bytes sent
+ * @syncp: protects @packets and @bytes for 32-bit readers
+ * @netdev: the owning netdev
+ * @qid: queue index
+ */
+struct xsk_zc_tx_ring {
+	/* fast */
+	struct xsk_buff_pool *pool;
+	struct netdev_queue *txq;
+	u32 reserve;
+	u32 in_flight;
+	u64 packets;
+	u64 bytes;
+	struct u64_stats_sync syncp;
+
+	/* slow */
+	struct net_device *netdev;
+	u32 qid;
+};
+
+/**
+ * struct xsk_zc_ops - per-driver slow-path operations
+ * @rx_zc: the driver does RX zero-copy
+ * @tx_zc: the driver does TX zero-copy
+ * @frame_overhead: bytes a received frame needs beyond the MTU: Ethernet
+ *	header, VLAN tags, FCS or inline metadata the NIC writes
+ * @rx_ring: the RX ring of a queue
+ * @tx_ring: the TX ring of a queue
+ * @prepare: optional; allocate what the queue needs in zero-copy mode.
+ *	Runs before the queue is stopped and may fail.
+ * @unprepare: optional; free what @prepare allocated. Runs on a failed
+ *	setup or after teardown, with the queue not using it.
+ * @queue_stop: stop the queue's hardware rings and disable its NAPI; must
+ *	not fail. Only called while the netdev is running.
+ * @queue_start: reconfigure the rings from what they hold now (pool or
+ *	not), enable NAPI and the hardware; must not fail.
+ * @napi: the NAPI instance serving RX (@tx false) or TX of a queue
+ * @irq_raise: optional; raise the interrupt of @napi instead of
+ *	scheduling it from the caller's CPU
+ * @xdp_active: optional; whether the driver runs an XDP program. Without
+ *	it, a pool works with or without a program.
+ */
+struct xsk_zc_ops {
+	bool rx_zc;
+	bool tx_zc;
+	u32 frame_overhead;
+
+	struct xsk_zc_rx_ring *(*rx_ring)(struct net_device *dev, u32 qid);
+	struct xsk_zc_tx_ring *(*tx_ring)(struct net_device *dev, u32 qid);
+	int (*prepare)(struct net_device *dev, u32 qid,
+		       struct xsk_buff_pool *pool,
+		       struct netlink_ext_ack *extack);
+	void (*unprepare)(struct net_device *dev, u32 qid,
+			  struct xsk_buff_pool *pool);
+	void (*queue_stop)(struct net_device *dev, u32 qid);
+	void (*queue_start)(struct net_device *dev, u32 qid);
+	struct napi_struct *(*napi)(struct net_device *dev, u32 qid, bool tx);
+	void (*irq_raise)(struct net_device *dev, u32 qid,
+			  struct napi_struct *napi);
+	bool (*xdp_active)(struct net_device *dev);
+};
+
+/**
+ * struct xsk_zc_dev - per-netdev state
+ * @ops: the driver's operations
+ * @netdev: the netdev
+ * @dma_dev: the device that DMA-maps the UMEM
+ * @max_queues: size of @zc_queues
+ * @zc_queues: which queues run zero-copy
+ */
+struct xsk_zc_dev {
+	const struct xsk_zc_ops *ops;
+	struct net_device *netdev;
+	struct device *dma_dev;
+	u32 max_queues;
+	unsigned long *zc_queues;
+};
+
+/**
+ * struct xsk_zc_rx_desc - what the driver read from a completed descriptor
+ * @len: bytes the NIC wrote, @offset included
+ * @offset: bytes of inline metadata before the frame
+ * @drop: the descriptor reports an error: drop the frame
+ * @hw_desc: the driver's descriptor, for its ``populate`` callback
+ */
+struct xsk_zc_rx_desc {
+	u32 len;
+	u32 offset;
+	bool drop;
+	const void *hw_desc;
+};
+
+/**
+ * struct xsk_zc_rx_hw - RX descriptor callbacks, inlined into the poll
+ * @next: return the buffer of the next completed descriptor and describe
+ *	it in @desc, or NULL when none is complete. Implement it with
+ *	xsk_zc_rx_take() for a ring of descriptors indexed like @bufs.
+ * @fill: post @xdp, at DMA address @dma, at descriptor @idx
+ * @kick: tell the NIC about new descriptors up to @ntu (tail write);
+ *	called once per refill
+ * @xmit: optional; send @xdp back out (XDP_TX). Returns false when it
+ *	could not, and the library then frees @xdp. On success the driver
+ *	owns @xdp.
+ * @xmit_flush: optional; ring the TX doorbell once after a poll with
+ *	XDP_TX frames
+ * @populate: optional; fill in checksum, hash or timestamp of an skb made
+ *	for XDP_PASS
+ *
+ * Always pass a pointer to a ``static const`` instance.
+ */
+struct xsk_zc_rx_hw {
+	struct xdp_buff *(*next)(struct xsk_zc_rx_ring *rx,
+				 struct xsk_zc_rx_desc *desc);
+	void (*fill)(struct xsk_zc_rx_ring *rx, u32 idx, struct xdp_buff *xdp,
+		     dma_addr_t dma);
+	void (*kick)(struct xsk_zc_rx_ring *rx, u32 ntu);
+	bool (*xmit)(struct xsk_zc_rx_ring *rx, struct xdp_buff *xdp);
+	void (*xmit_flush)(struct xsk_zc_rx_ring *rx);
+	void (*populate)(struct xsk_zc_rx_ring *rx, struct sk_buff *skb,
+			 const struct xsk_zc_rx_desc *desc);
+};
+
+/**
+ * struct xsk_zc_tx_hw - TX descriptor callbacks, inlined into xmit
+ * @free_descs: free descriptors on the ring, read under the queue lock
+ * @fill: write a descriptor for @desc at DMA address @dma
+ * @kick: ring the doorbell; called once per batch
+ *
+ * Always pass a pointer to a ``static const`` instance.
+ */
+struct xsk_zc_tx_hw {
+	u32 (*free_descs)(struct xsk_zc_tx_ring *tx);
+	void (*fill)(struct xsk_zc_tx_ring *tx, const struct xdp_desc *desc,
+		     dma_addr_t dma);
+	void (*kick)(struct xsk_zc_tx_ring *tx);
+};
+
+#endif /* _NET_XSK_ZC_TYPES_H */
