@@ -6,8 +6,8 @@
 #
 #  checkpatch      scripts/checkpatch.pl --strict --no-tree -f on every
 #                  project C/H file, --strict on every tools/patches/*.patch
-#  kernel-doc      scripts/kernel-doc -none -Wall on the header and the
-#                  library .c files
+#  kernel-doc      scripts/kernel-doc -none -Wall on the headers (include/)
+#                  and the library .c files
 #  W=1             "make W=1 lib/xsk_zc/" in build/lint-x86_64 (x86_64
 #                  tinyconfig + tools/configs/lint-x86_64.config), objects
 #                  of lib/xsk_zc/ rebuilt each time so warnings show
@@ -89,8 +89,7 @@ lint_prepare
 
 cd "$REPO"
 shopt -s nullglob globstar
-headers=(include/net/xsk_zc.h)
-[ -f "${headers[0]}" ] || headers=()
+headers=(include/**/*.h)
 lib_c=(lib/xsk_zc/*.c)
 kunit_ch=(kunit/*.c kunit/*.h)
 drivers_ch=()
@@ -100,6 +99,12 @@ c_files=("${headers[@]}" "${lib_c[@]}" "${kunit_ch[@]}" "${drivers_ch[@]}")
 
 LOG=$REPO/build/lint-logs
 mkdir -p "$LOG"
+
+# Show staged paths of project files as repo paths.
+repo_paths() {
+	sed -e "s#$KSRC/lib/xsk_zc/kunit/#kunit/#g" \
+	    -e "s#$KSRC/\(include/net/xsk_zc\|lib/xsk_zc/\)#\1#g"
+}
 
 # count_lines FILE: lines that are findings
 count_lines() {
@@ -154,7 +159,8 @@ find "$LINT/lib/xsk_zc" -name '*.o' -delete 2>/dev/null
 w1_rc=$?
 # Findings, and make's own errors ("No rule to make target...") but not
 # the "*** [...] Error 2" lines of every recursion level.
-grep -E '(warning|error):|\*\*\* ' "$LOG/w1.log" | grep -vE '\*\*\* \[.*\] Error [0-9]+$'
+grep -E '(warning|error):|\*\*\* ' "$LOG/w1.log" |
+	grep -vE '\*\*\* \[.*\] Error [0-9]+$' | repo_paths
 n_w1=$(count_lines "$LOG/w1.log")
 [ $w1_rc -ne 0 ] && [ "$n_w1" -eq 0 ] && n_w1=1
 
@@ -165,7 +171,7 @@ sp_rc=$?
 grep -E '(warning|error):' "$LOG/sparse.log" |
 	grep -vxF -f <(grep -E '(warning|error):' "$LOG/w1.log") \
 	> "$LOG/sparse.findings" || true
-cat "$LOG/sparse.findings"
+repo_paths < "$LOG/sparse.findings"
 n_sparse=$(wc -l < "$LOG/sparse.findings")
 if [ $sp_rc -ne 0 ] && [ $w1_rc -eq 0 ] && [ "$n_sparse" -eq 0 ]; then
 	n_sparse=1

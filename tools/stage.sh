@@ -145,7 +145,7 @@ while IFS= read -r f; do
 	fi
 done < "$SCRATCH/list"
 
-cp "$SCRATCH/list" "$MANAGED"
+cmp -s "$SCRATCH/list" "$MANAGED" || cp "$SCRATCH/list" "$MANAGED"
 
 version=$(awk -F' *= *' '
 	$1 == "VERSION" { v = $2 } $1 == "PATCHLEVEL" { p = $2 }
