@@ -1,9 +1,10 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
 #
-# tools/check-indirect-calls.sh [BUILD_DIR [LIST]]
+# tools/check-indirect-calls.sh [BUILD_DIR [LIST [ARCH]]]
 #
-# For every "OBJECT FUNCTION" line in LIST (default
+# For every "OBJECT FUNCTION [ARCH]" line in LIST whose ARCH (default
+# x86_64) is ARCH (default x86_64), in LIST (default
 # tools/hot-path-functions.txt), disassemble FUNCTION (and its GCC clones
 # FUNCTION.*) in BUILD_DIR/OBJECT (default build dir build/lint-x86_64)
 # and report any indirect branch: "call *", "jmp *" (including "notrack"
@@ -21,8 +22,21 @@ set -uo pipefail
 REPO=$(cd "$(dirname "$0")/.." && pwd)
 BUILD_DIR=${1:-$REPO/build/lint-x86_64}
 LIST=${2:-$REPO/tools/hot-path-functions.txt}
-OBJDUMP=${OBJDUMP:-objdump}
-NM=${NM:-nm}
+ARCH=${3:-x86_64}
+case "$ARCH" in
+arm64)
+	OBJDUMP=${OBJDUMP:-aarch64-linux-gnu-objdump}
+	NM=${NM:-aarch64-linux-gnu-nm}
+	# blr: call through a register; br: jump through one (tail calls,
+	# jump tables).
+	INDIRECT='[[:space:]](blr|br|blraa|blrab|braa|brab)[[:space:]]+x[0-9]+'
+	;;
+*)
+	OBJDUMP=${OBJDUMP:-objdump}
+	NM=${NM:-nm}
+	INDIRECT='\<(call|jmp)[lqw]?[[:space:]]+\*|__x86_indirect_(call_|jump_)?thunk'
+	;;
+esac
 
 findings=0
 checked=0
@@ -30,14 +44,15 @@ checked=0
 [ -r "$LIST" ] || { echo "indirect-calls: error: $LIST not found"; exit 1; }
 
 lineno=0
-while read -r obj fn extra || [ -n "${obj:-}" ]; do
+while read -r obj fn arch extra || [ -n "${obj:-}" ]; do
 	lineno=$((lineno + 1))
 	case "${obj:-}" in ''|'#'*) continue ;; esac
 	if [ -z "${fn:-}" ] || [ -n "${extra:-}" ]; then
-		echo "indirect-calls: error: $LIST:$lineno: expected 'OBJECT FUNCTION'"
+		echo "indirect-calls: error: $LIST:$lineno: expected 'OBJECT FUNCTION [ARCH]'"
 		findings=$((findings + 1))
 		continue
 	fi
+	[ "${arch:-x86_64}" = "$ARCH" ] || continue
 	if [ ! -f "$BUILD_DIR/$obj" ]; then
 		echo "indirect-calls: error: $obj: object not built"
 		findings=$((findings + 1))
@@ -62,7 +77,7 @@ while read -r obj fn extra || [ -n "${obj:-}" ]; do
 				/^[0-9a-f]+ <.*>:$/ { on = ($2 == hdr); next }
 				/^Disassembly of section/ { on = 0 }
 				on' |
-		       grep -E '\<(call|jmp)[lqw]?[[:space:]]+\*|__x86_indirect_(call_|jump_)?thunk' ||
+		       grep -E "$INDIRECT" ||
 		       true)
 		[ -z "$hits" ] && continue
 		while IFS= read -r h; do

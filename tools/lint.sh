@@ -8,11 +8,13 @@
 #                  project C/H file, --strict on every tools/patches/*.patch
 #  kernel-doc      scripts/kernel-doc -none -Wall on the headers (include/)
 #                  and the library .c files
-#  W=1             "make W=1 lib/xsk_zc/" in build/lint-x86_64 (x86_64
-#                  tinyconfig + tools/configs/lint-x86_64.config), objects
-#                  of lib/xsk_zc/ rebuilt each time so warnings show
-#  sparse          "make C=2 W=1 lib/xsk_zc/" on the same build
-#  indirect-calls  tools/check-indirect-calls.sh on that build
+#  W=1             "make W=1 DIR/" for every "ARCH DIR/" line of
+#                  tools/lint-targets.txt, in build/lint-ARCH (a base
+#                  config, tinyconfig unless the fragment names another
+#                  with "# base: NAME", + tools/configs/lint-ARCH.config);
+#                  the objects of DIR/ are rebuilt each time so warnings show
+#  sparse          "make C=2 W=1 DIR/" on the same builds
+#  indirect-calls  tools/check-indirect-calls.sh on each build
 #
 # Any warning/error/check line is a finding. Prints one summary line and
 # exits 1 if there is any finding. "prepare" only configures and prepares
@@ -22,20 +24,36 @@ set -uo pipefail
 
 REPO=$(cd "$(dirname "$0")/.." && pwd)
 KSRC=$REPO/build/linux
-LINT=$REPO/build/lint-x86_64
-FRAG=$REPO/tools/configs/lint-x86_64.config
+TARGETS=$REPO/tools/lint-targets.txt
 JOBS=${JOBS:-$(nproc)}
-CC=${CC:-ccache gcc}
-KMAKE=(make -C "$KSRC" O="$LINT" ARCH=x86_64 CC="$CC" -j"$JOBS")
+CCACHE=${CCACHE:-ccache}
 
 die() { echo "lint: error: $*" >&2; exit 2; }
 
 [ -f "$KSRC/.xsk_zc-managed" ] || die "build/linux not staged: run make stage"
+[ -r "$TARGETS" ] || die "$TARGETS not found"
+
+# arch_setup ARCH: sets LINT, FRAG and KMAKE for one architecture.
+arch_setup() {
+	local arch=$1 cross=
+
+	LINT=$REPO/build/lint-$arch
+	FRAG=$REPO/tools/configs/lint-$arch.config
+	[ -r "$FRAG" ] || die "$FRAG not found"
+	case "$arch" in
+	x86_64) ;;
+	arm64) cross=aarch64-linux-gnu- ;;
+	*) die "no cross compiler known for $arch" ;;
+	esac
+	KMAKE=(make -C "$KSRC" O="$LINT" ARCH="$arch" CROSS_COMPILE="$cross"
+	       CC="$CCACHE ${cross}gcc" -j"$JOBS")
+}
 
 # --- configuration and prepare ---------------------------------------
 
 lint_config() {
-	local need=0 line sym val got bad=0
+	local need=0 line sym val got bad=0 base
+
 	[ -f "$LINT/.config" ] || need=1
 	[ -f "$LINT/.xsk_zc-config" ] || need=1
 	if [ $need -eq 0 ]; then
@@ -45,11 +63,13 @@ lint_config() {
 	fi
 	[ $need -eq 1 ] || return 0
 
-	echo "lint: configuring build/lint-x86_64 (tinyconfig + $(basename "$FRAG"))"
+	base=$(sed -n 's/^# base: *\([a-z0-9_]*\).*/\1/p' "$FRAG" | head -1)
+	base=${base:-tinyconfig}
+	echo "lint: configuring $(basename "$LINT") ($base + $(basename "$FRAG"))"
 	mkdir -p "$LINT"
 	rm -f "$LINT/.xsk_zc-config" "$LINT/.xsk_zc-prepared"
-	"${KMAKE[@]}" -s tinyconfig >/dev/null || die "make tinyconfig failed"
-	(cd "$KSRC" && ARCH=x86_64 scripts/kconfig/merge_config.sh -m \
+	"${KMAKE[@]}" -s "$base" >/dev/null || die "make $base failed"
+	(cd "$KSRC" && ARCH=$ARCH scripts/kconfig/merge_config.sh -m \
 		-O "$LINT" "$LINT/.config" "$FRAG" >/dev/null) ||
 		die "merge_config.sh failed"
 	"${KMAKE[@]}" -s olddefconfig >/dev/null || die "make olddefconfig failed"
@@ -76,13 +96,18 @@ lint_prepare() {
 	lint_config
 	if [ ! -f "$LINT/.xsk_zc-prepared" ] ||
 	   [ "$LINT/.config" -nt "$LINT/.xsk_zc-prepared" ]; then
-		echo "lint: make prepare in build/lint-x86_64"
+		echo "lint: make prepare in $(basename "$LINT")"
 		"${KMAKE[@]}" -s prepare || die "make prepare failed"
 		touch "$LINT/.xsk_zc-prepared"
 	fi
 }
 
-lint_prepare
+ARCHES=$(awk '$1 !~ /^#/ && NF == 2 { print $1 }' "$TARGETS" | sort -u)
+[ -n "$ARCHES" ] || die "no targets in $TARGETS"
+for ARCH in $ARCHES; do
+	arch_setup "$ARCH"
+	lint_prepare
+done
 [ "${1:-}" = prepare ] && exit 0
 
 # --- the project's files -----------------------------------------------
@@ -102,8 +127,7 @@ mkdir -p "$LOG"
 
 # Show staged paths of project files as repo paths.
 repo_paths() {
-	sed -e "s#$KSRC/lib/xsk_zc/kunit/#kunit/#g" \
-	    -e "s#$KSRC/\(include/net/xsk_zc\|lib/xsk_zc/\)#\1#g"
+	sed -e "s#$KSRC/lib/xsk_zc/kunit/#kunit/#g" -e "s#$KSRC/##g"
 }
 
 # count_lines FILE: lines that are findings
@@ -151,40 +175,54 @@ else
 	n_kdoc=1
 fi
 
-# --- W=1 and sparse on lib/xsk_zc/ -------------------------------------
+# --- W=1, sparse and indirect calls, per architecture ------------------
 
-# Rebuild the objects of lib/xsk_zc/ so that compiler warnings show again.
-find "$LINT/lib/xsk_zc" -name '*.o' -delete 2>/dev/null
-"${KMAKE[@]}" W=1 lib/xsk_zc/ > "$LOG/w1.log" 2>&1
-w1_rc=$?
-# Findings, and make's own errors ("No rule to make target...") but not
-# the "*** [...] Error 2" lines of every recursion level.
-grep -E '(warning|error):|\*\*\* ' "$LOG/w1.log" |
-	grep -vE '\*\*\* \[.*\] Error [0-9]+$' | repo_paths
-n_w1=$(count_lines "$LOG/w1.log")
-[ $w1_rc -ne 0 ] && [ "$n_w1" -eq 0 ] && n_w1=1
+n_w1=0
+n_sparse=0
+n_ic=0
+for ARCH in $ARCHES; do
+	arch_setup "$ARCH"
+	mapfile -t dirs < <(awk -v a="$ARCH" '$1 == a && NF == 2 { print $2 }' "$TARGETS")
+	tag=$ARCH
 
-# Objects are up to date now: this pass runs sparse on every file only.
-"${KMAKE[@]}" C=2 W=1 lib/xsk_zc/ > "$LOG/sparse.log" 2>&1
-sp_rc=$?
-# A file that failed to compile fails again here: don't count it twice.
-grep -E '(warning|error):' "$LOG/sparse.log" |
-	grep -vxF -f <(grep -E '(warning|error):' "$LOG/w1.log") \
-	> "$LOG/sparse.findings" || true
-repo_paths < "$LOG/sparse.findings"
-n_sparse=$(wc -l < "$LOG/sparse.findings")
-if [ $sp_rc -ne 0 ] && [ $w1_rc -eq 0 ] && [ "$n_sparse" -eq 0 ]; then
-	n_sparse=1
-	tail -20 "$LOG/sparse.log"
-fi
+	# Rebuild the objects of each directory so compiler warnings show again.
+	for d in "${dirs[@]}"; do
+		find "$LINT/$d" -name '*.o' -delete 2>/dev/null
+	done
+	"${KMAKE[@]}" W=1 "${dirs[@]}" > "$LOG/w1-$tag.log" 2>&1
+	w1_rc=$?
+	# Findings, and make's own errors ("No rule to make target...") but
+	# not the "*** [...] Error 2" lines of every recursion level.
+	grep -E '(warning|error):|\*\*\* ' "$LOG/w1-$tag.log" |
+		grep -vE '\*\*\* \[.*\] Error [0-9]+$' | repo_paths
+	n=$(count_lines "$LOG/w1-$tag.log")
+	[ $w1_rc -ne 0 ] && [ "$n" -eq 0 ] && n=1
+	n_w1=$((n_w1 + n))
 
-# --- indirect calls in hot-path functions --------------------------------
+	# Objects are up to date now: this pass runs sparse on every file only.
+	"${KMAKE[@]}" C=2 W=1 "${dirs[@]}" > "$LOG/sparse-$tag.log" 2>&1
+	sp_rc=$?
+	# A file that failed to compile fails again here: don't count it twice.
+	grep -E '(warning|error):' "$LOG/sparse-$tag.log" |
+		grep -vxF -f <(grep -E '(warning|error):' "$LOG/w1-$tag.log") \
+		> "$LOG/sparse-$tag.findings" || true
+	repo_paths < "$LOG/sparse-$tag.findings"
+	n=$(wc -l < "$LOG/sparse-$tag.findings")
+	if [ $sp_rc -ne 0 ] && [ $w1_rc -eq 0 ] && [ "$n" -eq 0 ]; then
+		n=1
+		tail -20 "$LOG/sparse-$tag.log"
+	fi
+	n_sparse=$((n_sparse + n))
 
-"$REPO/tools/check-indirect-calls.sh" "$LINT" > "$LOG/indirect-calls.log" 2>&1
-ic_rc=$?
-n_ic=$(grep -vc '^indirect-calls: [0-9]* findings in' "$LOG/indirect-calls.log" || true)
-[ $ic_rc -ne 0 ] && [ "$n_ic" -eq 0 ] && n_ic=1
-cat "$LOG/indirect-calls.log"
+	"$REPO/tools/check-indirect-calls.sh" "$LINT" \
+		"$REPO/tools/hot-path-functions.txt" "$ARCH" \
+		> "$LOG/indirect-calls-$tag.log" 2>&1
+	ic_rc=$?
+	n=$(grep -vc '^indirect-calls: [0-9]* findings in' "$LOG/indirect-calls-$tag.log" || true)
+	[ $ic_rc -ne 0 ] && [ "$n" -eq 0 ] && n=1
+	sed "s/^indirect-calls:/indirect-calls ($ARCH):/" "$LOG/indirect-calls-$tag.log"
+	n_ic=$((n_ic + n))
+done
 
 total=$((n_checkpatch + n_kdoc + n_sparse + n_w1 + n_ic))
 echo "lint: checkpatch $n_checkpatch, kernel-doc $n_kdoc, sparse $n_sparse," \
