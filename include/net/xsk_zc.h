@@ -333,6 +333,37 @@ static __always_inline int xsk_zc_rx_poll(struct xsk_zc_rx_ring *rx,
 	return stop || !filled ? budget : acc.packets;
 }
 
+/* Fills up to @budget descriptors, keeping @tx->reserve free; the caller
+ * holds the queue lock on a shared ring. Returns the frames sent and sets
+ * *@budget to what was allowed.
+ */
+static __always_inline u32 __xsk_zc_tx_fill(struct xsk_zc_tx_ring *tx,
+					    u32 *budget,
+					    const struct xsk_zc_tx_hw *hw,
+					    u32 *bytes)
+{
+	struct xsk_buff_pool *pool = tx->pool;
+	struct xdp_desc *descs = pool->tx_descs;
+	u32 free = hw->free_descs(tx);
+	u32 n, i;
+
+	*budget = min(*budget, free > tx->reserve ? free - tx->reserve : 0);
+	n = *budget ? xsk_tx_peek_release_desc_batch(pool, *budget) : 0;
+
+	for (i = 0; i < n; i++) {
+		dma_addr_t dma = xsk_buff_raw_get_dma(pool, descs[i].addr);
+
+		xsk_buff_raw_dma_sync_for_device(pool, dma, descs[i].len);
+		hw->fill(tx, &descs[i], dma);
+		*bytes += descs[i].len;
+	}
+	if (n) {
+		hw->kick(tx);
+		tx->in_flight += n;
+	}
+	return n;
+}
+
 /**
  * xsk_zc_tx_xmit - send a batch of frames from the socket's TX ring
  * @tx: the ring, which must have a pool
@@ -350,41 +381,24 @@ static __always_inline bool xsk_zc_tx_xmit(struct xsk_zc_tx_ring *tx,
 					   u32 budget,
 					   const struct xsk_zc_tx_hw *hw)
 {
-	struct xsk_buff_pool *pool = tx->pool;
-	struct xdp_desc *descs = pool->tx_descs;
-	u32 free, n, i, bytes = 0;
+	u32 n, bytes = 0;
 
 	if (tx->txq) {
 		__netif_tx_lock(tx->txq, smp_processor_id());
 		txq_trans_cond_update(tx->txq);
-	}
-
-	free = hw->free_descs(tx);
-	budget = min(budget, free > tx->reserve ? free - tx->reserve : 0);
-	n = budget ? xsk_tx_peek_release_desc_batch(pool, budget) : 0;
-
-	for (i = 0; i < n; i++) {
-		dma_addr_t dma = xsk_buff_raw_get_dma(pool, descs[i].addr);
-
-		xsk_buff_raw_dma_sync_for_device(pool, dma, descs[i].len);
-		hw->fill(tx, &descs[i], dma);
-		bytes += descs[i].len;
-	}
-	if (n) {
-		hw->kick(tx);
-		tx->in_flight += n;
-	}
-
-	if (tx->txq)
+		n = __xsk_zc_tx_fill(tx, &budget, hw, &bytes);
 		__netif_tx_unlock(tx->txq);
+	} else {
+		n = __xsk_zc_tx_fill(tx, &budget, hw, &bytes);
+	}
 
 	u64_stats_update_begin(&tx->syncp);
 	tx->packets += n;
 	tx->bytes += bytes;
 	u64_stats_update_end(&tx->syncp);
 
-	if (xsk_uses_need_wakeup(pool))
-		xsk_set_tx_need_wakeup(pool);
+	if (xsk_uses_need_wakeup(tx->pool))
+		xsk_set_tx_need_wakeup(tx->pool);
 
 	return n < budget || !budget;
 }
