@@ -1,7 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/*
- * Driver-side helpers for AF_XDP zero-copy.
- */
+/* Driver-side helpers for AF_XDP zero-copy; types in <net/xsk_zc/types.h> */
 #ifndef _NET_XSK_ZC_H
 #define _NET_XSK_ZC_H
 
@@ -13,10 +11,8 @@
 /**
  * DOC: xsk_zc overview
  *
- * xsk_zc does the parts of AF_XDP zero-copy that are the same in every
- * driver, so that a driver only describes its descriptors and queues.
- *
- * Which call to use when:
+ * xsk_zc does what every AF_XDP zero-copy driver does alike. Which call
+ * to use when:
  *
  * - probe: fill a ``static const struct xsk_zc_ops``, call
  *   xsk_zc_dev_init() and OR xsk_zc_xdp_features() into
@@ -232,15 +228,14 @@ __xsk_zc_rx_one(struct xsk_zc_rx_ring *rx, struct napi_struct *napi,
 	return false;
 }
 
-/* Gives @xdp straight back to the NIC when it was the last posted buffer
- * and the fill ring has nothing to replace it: an empty ring would raise
- * no interrupt and stall the queue.
+/* Posts @xdp again when it was the last buffer on the ring and the fill
+ * ring has none: an empty ring raises no interrupt and stalls the queue.
  */
 static __always_inline bool
 __xsk_zc_rx_keep_posted(struct xsk_zc_rx_ring *rx, struct xdp_buff *xdp,
 			const struct xsk_zc_rx_hw *hw)
 {
-	u32 ntu = rx->next_to_use;
+	u32 ntu;
 
 	if (!rx->keep_one_posted || rx->pending < rx->count - XSK_ZC_RX_RING_GAP)
 		return false;
@@ -265,14 +260,12 @@ __xsk_zc_rx_keep_posted(struct xsk_zc_rx_ring *rx, struct xdp_buff *xdp,
  * @budget: the NAPI budget
  * @hw: the driver's descriptor callbacks, a ``static const`` object
  *
- * Budget policy: returns the frames processed, or @budget to stay
- * scheduled when the budget ran out, or when the ring could not be
- * refilled and the socket does not use need_wakeup (the poll is then the
- * only thing that refills the ring). With need_wakeup, a short fill ring,
- * a full socket (``-ENOBUFS``) or an empty hardware ring set the RX
- * need_wakeup flag instead, and a good poll clears it.
+ * With need_wakeup, a short refill or a full socket (``-ENOBUFS``, which
+ * ends the poll) sets the RX need_wakeup flag and a good poll clears it.
  *
- * Return: as above.
+ * Return: the frames processed; @budget (stay scheduled) when the budget
+ * ran out, or when the refill fell short or the socket was full and the
+ * socket does not use need_wakeup: polling is then what refills the ring.
  */
 static __always_inline int xsk_zc_rx_poll(struct xsk_zc_rx_ring *rx,
 					  struct napi_struct *napi,
@@ -291,12 +284,13 @@ static __always_inline int xsk_zc_rx_poll(struct xsk_zc_rx_ring *rx,
 			break;
 		acc.packets++;
 
-		if (unlikely(desc.drop) || __xsk_zc_rx_keep_posted(rx, xdp, hw)) {
-			if (!desc.drop)
-				acc.fill_empty++;
-			else
-				xsk_buff_free(xdp);
+		if (unlikely(desc.drop)) {
+			xsk_buff_free(xdp);
 			acc.drop++;
+			continue;
+		}
+		if (unlikely(__xsk_zc_rx_keep_posted(rx, xdp, hw))) {
+			acc.fill_empty++;
 			continue;
 		}
 

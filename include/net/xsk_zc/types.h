@@ -23,7 +23,8 @@
  * @redirect: frames redirected (XDP_REDIRECT, usually into the socket)
  * @xdp_tx: frames sent back out with XDP_TX
  * @pass: frames copied into an skb for the stack
- * @drop: frames dropped: XDP_DROP, XDP_ABORTED, failed redirect or TX
+ * @drop: frames dropped: XDP_DROP, XDP_ABORTED, failed redirect or TX,
+ *	error descriptors
  * @alloc_fail: polls that could not fill the whole ring deficit
  * @fill_empty: frames dropped to keep one buffer on an empty ring
  * @syncp: protects the counters for 32-bit readers
