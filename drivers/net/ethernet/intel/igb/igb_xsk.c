@@ -1,0 +1,301 @@
+// SPDX-License-Identifier: GPL-2.0
+/* igb: AF_XDP zero-copy RX and TX on the xsk_zc helpers */
+
+#include <net/xsk_zc.h>
+
+#include "igb.h"
+
+#define igb_of_zrx(rx)	container_of(rx, struct igb_ring, zrx)
+#define igb_of_ztx(tx)	container_of(tx, struct igb_ring, ztx)
+
+static struct xdp_buff *igb_xsk_rx_next(struct xsk_zc_rx_ring *rx,
+					struct xsk_zc_rx_desc *desc)
+{
+	struct igb_ring *ring = igb_of_zrx(rx);
+	union e1000_adv_rx_desc *d = IGB_RX_DESC(ring, rx->next_to_clean);
+	u32 staterr = le32_to_cpu(d->wb.upper.status_error);
+	bool eop = staterr & E1000_RXD_STAT_EOP;
+
+	if (!(staterr & E1000_RXD_STAT_DD))
+		return NULL;
+	dma_rmb();	/* the rest of the descriptor only after DD */
+
+	desc->len = le16_to_cpu(d->wb.upper.length);
+	desc->offset = (staterr & E1000_RXDADV_STAT_TSIP) ? IGB_TS_HDR_LEN : 0;
+	/* A frame larger than the buffer spans descriptors: drop every part */
+	desc->drop = ring->xsk_discard || !eop ||
+		     ((staterr & E1000_RXDEXT_ERR_FRAME_ERR_MASK) &&
+		      !(ring->netdev->features & NETIF_F_RXALL));
+	ring->xsk_discard = !eop;
+	desc->hw_desc = d;
+	return xsk_zc_rx_take(rx);
+}
+
+static void igb_xsk_rx_fill(struct xsk_zc_rx_ring *rx, u32 idx,
+			    struct xdp_buff *xdp, dma_addr_t dma)
+{
+	union e1000_adv_rx_desc *d = IGB_RX_DESC(igb_of_zrx(rx), idx);
+
+	d->read.pkt_addr = cpu_to_le64(dma);
+	d->read.hdr_addr = 0;	/* clears the status word, DD included */
+}
+
+static void igb_xsk_rx_kick(struct xsk_zc_rx_ring *rx, u32 ntu)
+{
+	wmb();	/* descriptors before the tail */
+	writel(ntu, igb_of_zrx(rx)->tail);
+}
+
+/* XDP_TX: copy the frame out of the UMEM, send it on igb's XDP TX ring */
+static bool igb_xsk_rx_xmit(struct xsk_zc_rx_ring *rx, struct xdp_buff *xdp)
+{
+	struct igb_adapter *adapter = netdev_priv(rx->netdev);
+	struct igb_ring *tx_ring = igb_xdp_tx_queue_mapping(adapter);
+	struct netdev_queue *nq = txring_txq(tx_ring);
+	struct xdp_frame *xdpf = xdp_convert_buff_to_frame(xdp);
+
+	if (!xdpf)
+		return false;
+	/* the XSK buffer is back in the pool: from here on, own the copy */
+	__netif_tx_lock(nq, smp_processor_id());
+	txq_trans_cond_update(nq);
+	if (igb_xmit_xdp_ring(adapter, tx_ring, xdpf) != IGB_XDP_TX)
+		xdp_return_frame_rx_napi(xdpf);
+	__netif_tx_unlock(nq);
+	return true;
+}
+
+static void igb_xsk_rx_populate(struct xsk_zc_rx_ring *rx, struct sk_buff *skb,
+				const struct xsk_zc_rx_desc *desc)
+{
+	const union e1000_adv_rx_desc *d = desc->hw_desc;
+
+	if (d->wb.upper.status_error & cpu_to_le32(E1000_RXD_STAT_VP))
+		__vlan_hwaccel_put_tag(skb, htons(ETH_P_8021Q),
+				       le16_to_cpu(d->wb.upper.vlan));
+	skb_record_rx_queue(skb, rx->qid);
+}
+
+static const struct xsk_zc_rx_hw igb_xsk_rx_hw = {
+	.next = igb_xsk_rx_next,
+	.fill = igb_xsk_rx_fill,
+	.kick = igb_xsk_rx_kick,
+	.xmit = igb_xsk_rx_xmit,
+	.populate = igb_xsk_rx_populate,
+};
+
+static u32 igb_xsk_tx_free(struct xsk_zc_tx_ring *tx)
+{
+	return igb_desc_unused(igb_of_ztx(tx));
+}
+
+static void igb_xsk_tx_fill(struct xsk_zc_tx_ring *tx,
+			    const struct xdp_desc *desc, dma_addr_t dma)
+{
+	struct igb_ring *ring = igb_of_ztx(tx);
+	u16 i = ring->next_to_use;
+	struct igb_tx_buffer *buf = &ring->tx_buffer_info[i];
+	union e1000_adv_tx_desc *d = IGB_TX_DESC(ring, i);
+	u32 olinfo = desc->len << E1000_ADVTXD_PAYLEN_SHIFT;
+
+	if (test_bit(IGB_RING_FLAG_TX_CTX_IDX, &ring->flags))
+		olinfo |= ring->reg_idx << 4;	/* 82575: index per ring */
+	d->read.buffer_addr = cpu_to_le64(dma);
+	/* RS on every frame: igb completes per tx_buffer, not per batch */
+	d->read.cmd_type_len = cpu_to_le32(E1000_ADVTXD_DTYP_DATA |
+					   E1000_ADVTXD_DCMD_DEXT |
+					   E1000_ADVTXD_DCMD_IFCS |
+					   IGB_TXD_DCMD | desc->len);
+	d->read.olinfo_status = cpu_to_le32(olinfo);
+
+	buf->type = IGB_TYPE_XSK;
+	buf->bytecount = desc->len;
+	buf->gso_segs = 1;
+	buf->time_stamp = jiffies;	/* igb's TX hang check reads it */
+	buf->next_to_watch = d;
+	netdev_tx_sent_queue(txring_txq(ring), desc->len);
+	ring->next_to_use = i + 1 < ring->count ? i + 1 : 0;
+}
+
+static void igb_xsk_tx_kick(struct xsk_zc_tx_ring *tx)
+{
+	struct igb_ring *ring = igb_of_ztx(tx);
+
+	wmb();	/* descriptors before the tail */
+	writel(ring->next_to_use, ring->tail);
+}
+
+static const struct xsk_zc_tx_hw igb_xsk_tx_hw = {
+	.free_descs = igb_xsk_tx_free,
+	.fill = igb_xsk_tx_fill,
+	.kick = igb_xsk_tx_kick,
+};
+
+/* The hot path: the xsk_zc helpers inlined with igb's descriptors */
+int igb_xsk_clean_rx_irq(struct igb_ring *ring, int budget)
+{
+	return xsk_zc_rx_poll(&ring->zrx, &ring->q_vector->napi,
+			      READ_ONCE(ring->xdp_prog), budget, &igb_xsk_rx_hw);
+}
+
+bool igb_xsk_clean_tx_irq(struct igb_ring *ring, u32 frames, u32 budget)
+{
+	xsk_zc_tx_complete(&ring->ztx, frames);
+	return xsk_zc_tx_xmit(&ring->ztx, budget, &igb_xsk_tx_hw);
+}
+
+void igb_xsk_rx_start(struct igb_ring *ring)
+{
+	ring->xsk_discard = false;
+	xsk_zc_rx_ring_reset(&ring->zrx);
+	xsk_zc_rx_refill(&ring->zrx, &igb_xsk_rx_hw);
+}
+
+/* HW buffers come in 1 KB steps, rounded down to fit the XSK frame */
+u32 igb_xsk_srrctl(struct igb_ring *ring)
+{
+	return ALIGN_DOWN(xsk_pool_get_rx_frame_size(ring->zrx.pool), 1024) >>
+	       E1000_SRRCTL_BSIZEPKT_SHIFT;
+}
+
+/* A ring not in zero-copy mode is described as it is now, so a resize
+ * done since (refused while zero-copy) is seen by the next pool setup.
+ */
+static struct xsk_zc_rx_ring *igb_xsk_rx_ring(struct net_device *dev, u32 qid)
+{
+	struct igb_adapter *adapter = netdev_priv(dev);
+	struct igb_ring *ring;
+
+	if (qid >= adapter->num_rx_queues)
+		return NULL;
+	ring = adapter->rx_ring[qid];
+	if (!xsk_zc_rx_pool(&ring->zrx))
+		xsk_zc_rx_ring_init(&ring->zrx, dev, qid, ring->count,
+				    &ring->xdp_rxq);
+	return &ring->zrx;
+}
+
+static struct xsk_zc_tx_ring *igb_xsk_tx_ring(struct net_device *dev, u32 qid)
+{
+	struct igb_adapter *adapter = netdev_priv(dev);
+	struct igb_ring *ring = adapter->tx_ring[qid];
+
+	/* the stack shares the ring: keep room for an skb, take its lock */
+	if (!xsk_zc_tx_pool(&ring->ztx))
+		xsk_zc_tx_ring_init(&ring->ztx, dev, qid, DESC_NEEDED, true);
+	return &ring->ztx;
+}
+
+/* igb_down() for one queue pair: NAPI, then the stack, then the DMA */
+static void igb_xsk_queue_stop(struct net_device *dev, u32 qid)
+{
+	struct igb_adapter *adapter = netdev_priv(dev);
+	struct igb_ring *rx = adapter->rx_ring[qid];
+	struct igb_ring *tx = adapter->tx_ring[qid];
+	struct netdev_queue *nq = txring_txq(tx);
+	struct e1000_hw *hw = &adapter->hw;
+
+	napi_disable(&rx->q_vector->napi);
+	if (tx->q_vector != rx->q_vector)
+		napi_disable(&tx->q_vector->napi);
+	/* no skb, XDP_TX or redirected frame may reach the ring now */
+	__netif_tx_lock_bh(nq);
+	netif_tx_stop_queue(nq);
+	set_bit(IGB_RING_FLAG_TX_DISABLED, &tx->flags);
+	__netif_tx_unlock_bh(nq);
+
+	wr32(E1000_RXDCTL(rx->reg_idx), 0);
+	wr32(E1000_TXDCTL(tx->reg_idx), 0);
+	wrfl();
+	usleep_range(10000, 20000);
+	igb_clean_tx_ring(tx);
+	igb_clean_rx_ring(rx);
+}
+
+/* igb_up() for one queue pair, with the pool or the pages it has now */
+static void igb_xsk_queue_start(struct net_device *dev, u32 qid)
+{
+	struct igb_adapter *adapter = netdev_priv(dev);
+	struct igb_ring *rx = adapter->rx_ring[qid];
+	struct igb_ring *tx = adapter->tx_ring[qid];
+
+	igb_configure_tx_ring(adapter, tx);
+	igb_configure_rx_ring(adapter, rx);
+	if (xsk_zc_rx_pool(&rx->zrx))
+		igb_xsk_rx_start(rx);
+	else
+		igb_alloc_rx_buffers(rx, igb_desc_unused(rx));
+	clear_bit(IGB_RING_FLAG_TX_DISABLED, &tx->flags);
+	netif_tx_wake_queue(txring_txq(tx));
+
+	/* An interrupt taken while NAPI was off left the vector masked:
+	 * a poll unmasks it.
+	 */
+	local_bh_disable();
+	napi_enable(&rx->q_vector->napi);
+	napi_schedule(&rx->q_vector->napi);
+	if (tx->q_vector != rx->q_vector) {
+		napi_enable(&tx->q_vector->napi);
+		napi_schedule(&tx->q_vector->napi);
+	}
+	local_bh_enable();
+}
+
+static struct napi_struct *igb_xsk_napi(struct net_device *dev, u32 qid,
+					bool tx)
+{
+	struct igb_adapter *adapter = netdev_priv(dev);
+
+	return &(tx ? adapter->tx_ring : adapter->rx_ring)[qid]->q_vector->napi;
+}
+
+/* A software interrupt runs NAPI on the CPU the queue's vector is on */
+static void igb_xsk_irq_raise(struct net_device *dev, u32 qid,
+			      struct napi_struct *napi)
+{
+	struct igb_q_vector *q_vector = container_of(napi, struct igb_q_vector,
+						     napi);
+	struct igb_adapter *adapter = q_vector->adapter;
+	struct e1000_hw *hw = &adapter->hw;
+
+	if (adapter->flags & IGB_FLAG_HAS_MSIX)
+		wr32(E1000_EICS, q_vector->eims_value);
+	else
+		wr32(E1000_ICS, E1000_ICS_RXDMT0);
+}
+
+static const struct xsk_zc_ops igb_xsk_ops = {
+	.rx_zc = true,
+	.tx_zc = true,
+	/* 1023: the buffer size is the frame size rounded down to 1 KB */
+	.frame_overhead = IGB_ETH_PKT_HDR_PAD + 1023,
+	.rx_ring = igb_xsk_rx_ring,
+	.tx_ring = igb_xsk_tx_ring,
+	.queue_stop = igb_xsk_queue_stop,
+	.queue_start = igb_xsk_queue_start,
+	.napi = igb_xsk_napi,
+	.irq_raise = igb_xsk_irq_raise,
+};
+
+int igb_xsk_init(struct igb_adapter *adapter)
+{
+	adapter->netdev->xdp_features |= xsk_zc_xdp_features(&igb_xsk_ops);
+	return xsk_zc_dev_init(&adapter->xsk_zc, adapter->netdev,
+			       &adapter->pdev->dev, &igb_xsk_ops,
+			       IGB_MAX_RX_QUEUES);
+}
+
+int igb_xsk_pool_setup(struct net_device *dev, struct netdev_bpf *bpf)
+{
+	struct igb_adapter *adapter = netdev_priv(dev);
+
+	return xsk_zc_pool_setup(&adapter->xsk_zc, bpf->xsk.pool,
+				 bpf->xsk.queue_id, NULL);
+}
+
+int igb_xsk_wakeup(struct net_device *dev, u32 qid, u32 flags)
+{
+	struct igb_adapter *adapter = netdev_priv(dev);
+
+	return xsk_zc_wakeup(&adapter->xsk_zc, qid, flags);
+}
