@@ -370,6 +370,63 @@ static void mtu_within_the_pool_frame_is_accepted(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, nic->netdev->mtu, 1700);
 }
 
+static u32 coarse_rx_buf_len(struct net_device *dev, struct xsk_buff_pool *pool,
+			     unsigned int mtu)
+{
+	return 1536;	/* a NIC that can only use 1536 of the 1792 bytes */
+}
+
+static void setup_checks_the_driver_rx_buffer_length(struct kunit *test)
+{
+	static struct xsk_zc_ops coarse;
+	struct fake_nic *nic;
+	struct fake_xsk *x;
+
+	coarse = fake_ops;
+	coarse.rx_buf_len = coarse_rx_buf_len;
+	nic = fake_nic_create(test, &coarse);
+	fake_nic_set_up(test, nic, true);
+	rtnl_lock();
+	KUNIT_ASSERT_EQ(test, dev_set_mtu(nic->netdev, 1600), 0);
+	rtnl_unlock();
+	x = fake_xsk_create(test);
+	KUNIT_EXPECT_EQ(test, fake_xsk_bind(x, nic, &zc_q1), -EINVAL);
+	nothing_changed(test, nic, 1, NULL);
+}
+
+static void mtu_check_uses_the_driver_rx_buffer_length(struct kunit *test)
+{
+	static struct xsk_zc_ops coarse;
+	struct fake_nic *nic;
+	struct fake_xsk *x;
+	int err;
+
+	coarse = fake_ops;
+	coarse.rx_buf_len = coarse_rx_buf_len;
+	nic = fake_nic_create(test, &coarse);
+	fake_nic_set_up(test, nic, true);
+	x = fake_xsk_create(test);
+	KUNIT_ASSERT_EQ(test, fake_xsk_bind(x, nic, &zc_q1), 0);
+	rtnl_lock();
+	/* 1600 + 22 fits the 1792-byte frame but not a 1536-byte buffer. */
+	err = dev_set_mtu(nic->netdev, 1600);
+	rtnl_unlock();
+	KUNIT_EXPECT_EQ(test, err, -EINVAL);
+	KUNIT_EXPECT_EQ(test, nic->netdev->mtu, ETH_DATA_LEN);
+}
+
+static void any_zc_is_true_only_while_a_queue_is_bound(struct kunit *test)
+{
+	struct fake_nic *nic;
+	struct fake_xsk *x = up_nic_and_socket(test, &nic);
+
+	KUNIT_EXPECT_FALSE(test, xsk_zc_any_zc(&nic->zc));
+	KUNIT_ASSERT_EQ(test, fake_xsk_bind(x, nic, &zc_q1), 0);
+	KUNIT_EXPECT_TRUE(test, xsk_zc_any_zc(&nic->zc));
+	fake_xsk_unbind(x);
+	KUNIT_EXPECT_FALSE(test, xsk_zc_any_zc(&nic->zc));
+}
+
 static void features_announce_zero_copy_only_for_rx_and_tx(struct kunit *test)
 {
 	struct xsk_zc_ops ops = fake_ops;
@@ -529,6 +586,9 @@ static struct kunit_case xsk_zc_pool_cases[] = {
 	KUNIT_CASE(unregistering_the_netdev_tears_down_bound_queues),
 	KUNIT_CASE(mtu_beyond_the_pool_frame_is_rejected),
 	KUNIT_CASE(mtu_within_the_pool_frame_is_accepted),
+	KUNIT_CASE(setup_checks_the_driver_rx_buffer_length),
+	KUNIT_CASE(mtu_check_uses_the_driver_rx_buffer_length),
+	KUNIT_CASE(any_zc_is_true_only_while_a_queue_is_bound),
 	KUNIT_CASE(features_announce_zero_copy_only_for_rx_and_tx),
 	KUNIT_CASE(zc_bind_to_rx_only_driver_fails_with_eopnotsupp),
 	KUNIT_CASE(dev_init_rejects_incomplete_ops),

@@ -59,18 +59,8 @@ struct sk_buff *xsk_zc_build_skb(struct napi_struct *napi,
 void xsk_zc_tx_complete(struct xsk_zc_tx_ring *tx, u32 frames);
 void xsk_zc_rx_stats_add(struct xsk_zc_rx_ring *rx,
 			 const struct xsk_zc_rx_stats *acc);
-
-/**
- * xsk_zc_queue_is_zc - whether a queue runs zero-copy
- * @zc: the netdev's xsk_zc state
- * @qid: queue index
- *
- * Return: true when @qid has a zero-copy pool.
- */
-static inline bool xsk_zc_queue_is_zc(const struct xsk_zc_dev *zc, u32 qid)
-{
-	return qid < zc->max_queues && test_bit(qid, zc->zc_queues);
-}
+bool xsk_zc_queue_is_zc(const struct xsk_zc_dev *zc, u32 qid);
+bool xsk_zc_any_zc(const struct xsk_zc_dev *zc);
 
 /**
  * xsk_zc_rx_pool - the pool of an RX ring

@@ -93,6 +93,45 @@ xdp_features_t xsk_zc_xdp_features(const struct xsk_zc_ops *ops)
 }
 EXPORT_SYMBOL_GPL(xsk_zc_xdp_features);
 
+/* Whether @pool's receive buffers hold a frame of @mtu on this NIC. */
+static bool xsk_zc_frame_fits(struct xsk_zc_dev *zc, struct xsk_buff_pool *pool,
+			      unsigned int mtu)
+{
+	const struct xsk_zc_ops *ops = zc->ops;
+	u32 len = ops->rx_buf_len ? ops->rx_buf_len(zc->netdev, pool, mtu) :
+				    xsk_pool_get_rx_frame_size(pool);
+
+	return len >= mtu + ops->frame_overhead;
+}
+
+/**
+ * xsk_zc_queue_is_zc - whether a queue runs zero-copy
+ * @zc: the netdev's xsk_zc state
+ * @qid: queue index
+ *
+ * Return: true when @qid has a zero-copy pool.
+ */
+bool xsk_zc_queue_is_zc(const struct xsk_zc_dev *zc, u32 qid)
+{
+	return qid < zc->max_queues && test_bit(qid, zc->zc_queues);
+}
+EXPORT_SYMBOL_GPL(xsk_zc_queue_is_zc);
+
+/**
+ * xsk_zc_any_zc - whether any queue of the netdev runs zero-copy
+ * @zc: the netdev's xsk_zc state
+ *
+ * For refusing changes that would reallocate the rings under a pool
+ * (ring resize, channel count).
+ *
+ * Return: true when some queue has a zero-copy pool.
+ */
+bool xsk_zc_any_zc(const struct xsk_zc_dev *zc)
+{
+	return zc->zc_queues && !bitmap_empty(zc->zc_queues, zc->max_queues);
+}
+EXPORT_SYMBOL_GPL(xsk_zc_any_zc);
+
 static int xsk_zc_validate(struct xsk_zc_dev *zc, struct xsk_buff_pool *pool,
 			   u32 qid, struct netlink_ext_ack *extack)
 {
@@ -115,7 +154,7 @@ static int xsk_zc_validate(struct xsk_zc_dev *zc, struct xsk_buff_pool *pool,
 	if (!rx || !rx->count)
 		return xsk_zc_reject(zc, extack, -EINVAL,
 				     "queue has no RX ring");
-	if (xsk_pool_get_rx_frame_size(pool) < dev->mtu + ops->frame_overhead)
+	if (!xsk_zc_frame_fits(zc, pool, dev->mtu))
 		return xsk_zc_reject(zc, extack, -EINVAL,
 				     "XSK frame too small for the MTU");
 	return 0;
@@ -329,8 +368,7 @@ int xsk_zc_check_mtu(struct xsk_zc_dev *zc, unsigned int mtu,
 	for_each_set_bit(qid, zc->zc_queues, zc->max_queues) {
 		struct xsk_zc_rx_ring *rx = ops->rx_ring(zc->netdev, qid);
 
-		if (xsk_pool_get_rx_frame_size(rx->pool) <
-		    mtu + ops->frame_overhead)
+		if (!xsk_zc_frame_fits(zc, rx->pool, mtu))
 			return xsk_zc_reject(zc, extack, -EINVAL,
 					     "MTU too large for the XSK frames of a zero-copy queue");
 	}

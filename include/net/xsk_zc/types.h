@@ -114,6 +114,10 @@ struct xsk_zc_tx_ring {
  * @tx_zc: the driver does TX zero-copy
  * @frame_overhead: bytes a received frame needs beyond the MTU: Ethernet
  *	header, VLAN tags, FCS or inline metadata the NIC writes
+ * @rx_buf_len: optional; the receive buffer the NIC would use for @pool
+ *	at @mtu, for NICs that size buffers in coarse steps. Without it,
+ *	the pool's RX frame size. Setup and xsk_zc_check_mtu() require it
+ *	to hold @mtu + @frame_overhead.
  * @rx_ring: the RX ring of a queue
  * @tx_ring: the TX ring of a queue
  * @prepare: optional; allocate what the queue needs in zero-copy mode.
@@ -135,6 +139,8 @@ struct xsk_zc_ops {
 	bool tx_zc;
 	u32 frame_overhead;
 
+	u32 (*rx_buf_len)(struct net_device *dev, struct xsk_buff_pool *pool,
+			  unsigned int mtu);
 	struct xsk_zc_rx_ring *(*rx_ring)(struct net_device *dev, u32 qid);
 	struct xsk_zc_tx_ring *(*tx_ring)(struct net_device *dev, u32 qid);
 	int (*prepare)(struct net_device *dev, u32 qid,
@@ -189,8 +195,10 @@ struct xsk_zc_rx_desc {
  * @kick: tell the NIC about new descriptors up to @ntu (tail write);
  *	called once per refill
  * @xmit: optional; send @xdp back out (XDP_TX). Returns false when it
- *	could not, and the library then frees @xdp. On success the driver
- *	owns @xdp.
+ *	could not, and the library then frees @xdp. On true the driver owns
+ *	@xdp: a driver that copies it (xdp_convert_buff_to_frame() frees the
+ *	XSK buffer) returns true even when the copy cannot be sent, and
+ *	frees the copy.
  * @xmit_flush: optional; ring the TX doorbell once after a poll with
  *	XDP_TX frames
  * @populate: optional; fill in checksum, hash or timestamp of an skb made
