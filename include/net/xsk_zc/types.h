@@ -195,10 +195,10 @@ struct xsk_zc_rx_desc {
  * @kick: tell the NIC about new descriptors up to @ntu (tail write);
  *	called once per refill
  * @xmit: optional; send @xdp back out (XDP_TX). Returns false when it
- *	could not, and the library then frees @xdp. On true the driver owns
- *	@xdp: a driver that copies it (xdp_convert_buff_to_frame() frees the
- *	XSK buffer) returns true even when the copy cannot be sent, and
- *	frees the copy.
+ *	could not, and the library then frees @xdp. On true the driver
+ *	owns the buffer. A driver that copies it (xdp_convert_buff_to_frame()
+ *	frees the XSK buffer) returns true even when the copy cannot be
+ *	sent, and frees the copy.
  * @xmit_flush: optional; ring the TX doorbell once after a poll with
  *	XDP_TX frames
  * @populate: optional; fill in checksum, hash or timestamp of an skb made
