@@ -367,6 +367,37 @@ static void rx_stats_count_packets_and_bytes(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, r.q->zrx.stats.bytes, 3 * 60 + 2 * 100);
 }
 
+static void stats_read_returns_a_copy_of_the_counters(struct kunit *test)
+{
+	struct rig r = rig_up(test, 32, true, 0);
+	struct bpf_prog *drop = fake_prog_create(test, XDP_DROP);
+	struct xsk_zc_rx_stats s;
+
+	receive_frames(r.q, 2, 60);
+	fake_poll_rx(r.q, NULL, 64);
+	receive_frames(r.q, 3, 100);
+	fake_poll_rx(r.q, drop, 64);
+	xsk_zc_rx_stats_read(&r.q->zrx, &s);
+	KUNIT_EXPECT_EQ(test, s.packets, 5);
+	KUNIT_EXPECT_EQ(test, s.bytes, 2 * 60 + 3 * 100);
+	KUNIT_EXPECT_EQ(test, s.pass, 2);
+	KUNIT_EXPECT_EQ(test, s.drop, 3);
+}
+
+static void ring_without_gap_is_filled_to_the_last_descriptor(struct kunit *test)
+{
+	struct fake_xsk_cfg cfg = { .qid = 1, .need_wakeup = true };
+	struct fake_nic *nic = fake_nic_create(test, &fake_ops);
+	struct fake_xsk *x = fake_xsk_create(test);
+
+	nic->q[1].zrx.gap = 0;
+	fake_fq_put(x, 32);
+	fake_nic_set_up(test, nic, true);
+	KUNIT_ASSERT_EQ(test, fake_xsk_bind(x, nic, &cfg), 0);
+	KUNIT_EXPECT_EQ(test, fake_rx_posted(&nic->q[1]), FAKE_RING);
+	KUNIT_EXPECT_EQ(test, nic->q[1].zrx.pending, 0);
+}
+
 /* ---- TX ---- */
 
 static void xmit_sends_the_socket_frames_with_their_dma_address(struct kunit *test)
@@ -535,6 +566,8 @@ static struct kunit_case xsk_zc_datapath_cases[] = {
 	KUNIT_CASE(error_descriptor_is_dropped_without_running_the_program),
 	KUNIT_CASE(poll_stops_at_the_budget),
 	KUNIT_CASE(rx_stats_count_packets_and_bytes),
+	KUNIT_CASE(stats_read_returns_a_copy_of_the_counters),
+	KUNIT_CASE(ring_without_gap_is_filled_to_the_last_descriptor),
 	KUNIT_CASE(xmit_sends_the_socket_frames_with_their_dma_address),
 	KUNIT_CASE(xmit_kicks_once_per_batch),
 	KUNIT_CASE(xmit_leaves_the_reserve_free_for_the_stack),

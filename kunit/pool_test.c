@@ -427,6 +427,29 @@ static void any_zc_is_true_only_while_a_queue_is_bound(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, xsk_zc_any_zc(&nic->zc));
 }
 
+static bool dma_not_running(struct net_device *dev, u32 qid)
+{
+	return false;
+}
+
+static void setup_leaves_a_queue_whose_dma_is_stopped_alone(struct kunit *test)
+{
+	static struct xsk_zc_ops shared_dma;
+	struct fake_nic *nic;
+	struct fake_xsk *x;
+
+	shared_dma = fake_ops;
+	shared_dma.queue_running = dma_not_running;
+	nic = fake_nic_create(test, &shared_dma);
+	fake_nic_set_up(test, nic, true);
+	x = fake_xsk_create(test);
+	KUNIT_ASSERT_EQ(test, fake_xsk_bind(x, nic, &zc_q1), 0);
+	KUNIT_EXPECT_EQ(test, nic->q[1].stops + nic->q[1].starts, 0);
+	KUNIT_EXPECT_EQ(test, nic->q[1].rx_napi_polls, 0);
+	fake_xsk_unbind(x);
+	KUNIT_EXPECT_EQ(test, nic->q[1].stops + nic->q[1].starts, 0);
+}
+
 static void features_announce_zero_copy_only_for_rx_and_tx(struct kunit *test)
 {
 	struct xsk_zc_ops ops = fake_ops;
@@ -589,6 +612,7 @@ static struct kunit_case xsk_zc_pool_cases[] = {
 	KUNIT_CASE(setup_checks_the_driver_rx_buffer_length),
 	KUNIT_CASE(mtu_check_uses_the_driver_rx_buffer_length),
 	KUNIT_CASE(any_zc_is_true_only_while_a_queue_is_bound),
+	KUNIT_CASE(setup_leaves_a_queue_whose_dma_is_stopped_alone),
 	KUNIT_CASE(features_announce_zero_copy_only_for_rx_and_tx),
 	KUNIT_CASE(zc_bind_to_rx_only_driver_fails_with_eopnotsupp),
 	KUNIT_CASE(dev_init_rejects_incomplete_ops),

@@ -59,6 +59,8 @@ struct sk_buff *xsk_zc_build_skb(struct napi_struct *napi,
 void xsk_zc_tx_complete(struct xsk_zc_tx_ring *tx, u32 frames);
 void xsk_zc_rx_stats_add(struct xsk_zc_rx_ring *rx,
 			 const struct xsk_zc_rx_stats *acc);
+void xsk_zc_rx_stats_read(struct xsk_zc_rx_ring *rx,
+			  struct xsk_zc_rx_stats *out);
 bool xsk_zc_queue_is_zc(const struct xsk_zc_dev *zc, u32 qid);
 bool xsk_zc_any_zc(const struct xsk_zc_dev *zc);
 
@@ -183,13 +185,14 @@ __xsk_zc_rx_one(struct xsk_zc_rx_ring *rx, struct napi_struct *napi,
 	switch (act) {
 	case XDP_PASS:
 		skb = xsk_zc_build_skb(napi, xdp);
+		/* populate may still read the buffer's inline metadata */
+		if (skb && hw->populate)
+			hw->populate(rx, skb, desc);
 		xsk_buff_free(xdp);
 		if (unlikely(!skb)) {
 			acc->drop++;
 			break;
 		}
-		if (hw->populate)
-			hw->populate(rx, skb, desc);
 		skb->protocol = eth_type_trans(skb, rx->netdev);
 		napi_gro_receive(napi, skb);
 		acc->pass++;
@@ -227,10 +230,10 @@ __xsk_zc_rx_keep_posted(struct xsk_zc_rx_ring *rx, struct xdp_buff *xdp,
 {
 	u32 ntu;
 
-	if (!rx->keep_one_posted || rx->pending < rx->count - XSK_ZC_RX_RING_GAP)
+	if (!rx->keep_one_posted || rx->pending < rx->count - rx->gap)
 		return false;
 	xsk_zc_rx_refill(rx, hw);
-	if (rx->pending < rx->count - XSK_ZC_RX_RING_GAP)
+	if (rx->pending < rx->count - rx->gap)
 		return false;
 	ntu = rx->next_to_use;
 

@@ -28,6 +28,7 @@ void xsk_zc_rx_ring_init(struct xsk_zc_rx_ring *rx, struct net_device *dev,
 	rx->netdev = dev;
 	rx->qid = qid;
 	rx->count = count;
+	rx->gap = XSK_ZC_RX_RING_GAP;
 	rx->xdp_rxq = xdp_rxq;
 	u64_stats_init(&rx->stats.syncp);
 }
@@ -80,14 +81,14 @@ EXPORT_SYMBOL_GPL(xsk_zc_rx_ring_clean);
  * @rx: the ring, its hardware stopped
  *
  * Frees what is posted and sets the deficit to the whole ring, less
- * %XSK_ZC_RX_RING_GAP. Follow with xsk_zc_rx_refill().
+ * @rx->gap. Follow with xsk_zc_rx_refill().
  */
 void xsk_zc_rx_ring_reset(struct xsk_zc_rx_ring *rx)
 {
 	xsk_zc_rx_ring_clean(rx);
 	rx->next_to_use = 0;
 	rx->next_to_clean = 0;
-	rx->pending = rx->count - XSK_ZC_RX_RING_GAP;
+	rx->pending = rx->count - rx->gap;
 }
 EXPORT_SYMBOL_GPL(xsk_zc_rx_ring_reset);
 
@@ -148,6 +149,33 @@ void xsk_zc_rx_stats_add(struct xsk_zc_rx_ring *rx,
 	u64_stats_update_end(&s->syncp);
 }
 EXPORT_SYMBOL_GPL(xsk_zc_rx_stats_add);
+
+/**
+ * xsk_zc_rx_stats_read - a consistent copy of a ring's counters
+ * @rx: the ring
+ * @out: where to copy them
+ *
+ * For ndo_get_stats64 and ethtool; safe against a concurrent poll.
+ */
+void xsk_zc_rx_stats_read(struct xsk_zc_rx_ring *rx,
+			  struct xsk_zc_rx_stats *out)
+{
+	const struct xsk_zc_rx_stats *s = &rx->stats;
+	unsigned int start;
+
+	do {
+		start = u64_stats_fetch_begin(&s->syncp);
+		out->packets = s->packets;
+		out->bytes = s->bytes;
+		out->redirect = s->redirect;
+		out->xdp_tx = s->xdp_tx;
+		out->pass = s->pass;
+		out->drop = s->drop;
+		out->alloc_fail = s->alloc_fail;
+		out->fill_empty = s->fill_empty;
+	} while (u64_stats_fetch_retry(&s->syncp, start));
+}
+EXPORT_SYMBOL_GPL(xsk_zc_rx_stats_read);
 
 /**
  * xsk_zc_tx_complete - report completed zero-copy TX frames

@@ -160,6 +160,13 @@ static int xsk_zc_validate(struct xsk_zc_dev *zc, struct xsk_buff_pool *pool,
 	return 0;
 }
 
+static bool xsk_zc_queue_running(struct xsk_zc_dev *zc, u32 qid)
+{
+	if (zc->ops->queue_running)
+		return zc->ops->queue_running(zc->netdev, qid);
+	return netif_running(zc->netdev);
+}
+
 /* Schedules the NAPI instance unless it is running, in which case it is
  * told to run once more.
  */
@@ -234,7 +241,7 @@ static int xsk_zc_pool_enable(struct xsk_zc_dev *zc, struct xsk_buff_pool *pool,
 		xsk_pool_set_rxq_info(pool, rx->xdp_rxq);
 
 	/* Nothing below may fail. */
-	running = netif_running(dev);
+	running = xsk_zc_queue_running(zc, qid);
 	if (running)
 		ops->queue_stop(dev, qid);
 
@@ -286,7 +293,7 @@ static int xsk_zc_pool_disable(struct xsk_zc_dev *zc, u32 qid,
 		tx = ops->tx_ring(dev, qid);
 	pool = rx ? rx->pool : tx->pool;
 
-	running = netif_running(dev);
+	running = xsk_zc_queue_running(zc, qid);
 	if (running)
 		ops->queue_stop(dev, qid);
 	/* A wakeup or a busy poll on another CPU may still see the pool. */

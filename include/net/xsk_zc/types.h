@@ -49,10 +49,15 @@ struct xsk_zc_rx_stats {
  * @count: descriptors in the hardware ring
  * @next_to_use: next descriptor the refill writes
  * @next_to_clean: next descriptor the driver's ``next`` callback reads
- * @pending: descriptors without a buffer (the ring deficit)
+ * @pending: descriptors without a buffer (the ring deficit). A ``next``
+ *	callback that does not use xsk_zc_rx_take() (a ring whose hardware
+ *	returns buffers by pointer, not by index) adds one per buffer.
+ * @gap: descriptors that always stay without a buffer,
+ *	%XSK_ZC_RX_RING_GAP unless the driver sets it after
+ *	xsk_zc_rx_ring_init() (0 for a ring that is a pool of descriptors)
  * @keep_one_posted: when the fill ring is empty and the last posted buffer
- *	comes back, drop its frame and post the buffer again, so the NIC
- *	never sees an empty ring (tsnep relies on this)
+ *	comes back (the hardware ring is then empty), drop its frame and post
+ *	the buffer again, so the NIC never sees an empty ring (tsnep)
  * @netdev: the owning netdev, for redirect and skb delivery
  * @xdp_rxq: the driver's rxq info registered with MEM_TYPE_XSK_BUFF_POOL
  * @qid: queue index
@@ -69,6 +74,7 @@ struct xsk_zc_rx_ring {
 	u32 next_to_use;
 	u32 next_to_clean;
 	u32 pending;
+	u32 gap;
 	bool keep_one_posted;
 
 	/* slow: setup only */
@@ -133,6 +139,9 @@ struct xsk_zc_tx_ring {
  *	scheduling it from the caller's CPU
  * @xdp_active: optional; whether the driver runs an XDP program. Without
  *	it, a pool works with or without a program.
+ * @queue_running: optional; whether the queue's DMA runs, so setup must
+ *	stop and restart it. Without it, netif_running(): drivers whose DMA
+ *	channels are shared by several netdevs need their own answer.
  */
 struct xsk_zc_ops {
 	bool rx_zc;
@@ -154,6 +163,7 @@ struct xsk_zc_ops {
 	void (*irq_raise)(struct net_device *dev, u32 qid,
 			  struct napi_struct *napi);
 	bool (*xdp_active)(struct net_device *dev);
+	bool (*queue_running)(struct net_device *dev, u32 qid);
 };
 
 /**
