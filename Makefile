@@ -23,8 +23,22 @@ PKGS_STAGE	:= linux-source-6.12 xz-utils patch diffutils rsync
 PKGS_BUILD	:= gcc make perl bc flex bison libelf-dev libssl-dev ccache \
 		   python3 binutils
 PKGS_LINT	:= sparse
+# The QEMU guest ("make e2e", "make bench"); qemu-system-x86 itself comes
+# from bookworm-backports through tools/qemu-deps.sh.
+PKGS_XSKB	:= gcc make libxdp-dev libbpf-dev libelf-dev zlib1g-dev
+PKGS_GUEST	:= iproute2 ethtool iputils-ping util-linux coreutils
+PKGS_BENCH	:= gnuplot-nox
+QEMU_DEPS	:= $(REPO)/tools/qemu-deps.sh
+GUEST_RUN	:= $(REPO)/tools/guest/run.sh
+# Seconds QEMU may run for each job before it is killed.
+E2E_TIMEOUT	?= 480
+BENCH_TIMEOUT	?= 1500
+# Bench: intervals per point (the median is reported) and their length.
+BENCH_REPS	?= 3
+BENCH_SECS	?= 10
 
-.PHONY: help stage kunit lint check clean distclean deps
+.PHONY: help stage kunit lint check clean distclean deps guest xsk-bench \
+	guest-deps guest-boot e2e bench
 
 # Two kernel builds at once would only fight over the CPUs.
 .NOTPARALLEL:
@@ -37,7 +51,14 @@ help:
 	@echo '  kunit      build and run the KUnit tests (ARCH=um) in build/kunit'
 	@echo '  lint       checkpatch, kernel-doc, W=1, sparse and the hot-path'
 	@echo '             indirect-call check (x86_64 build in build/lint-x86_64)'
-	@echo '  check      kunit, then lint: the project test command'
+	@echo '  e2e        boot the QEMU guest (two igb NICs) and run the AF_XDP'
+	@echo '             end-to-end tests (tools/guest/e2e.sh)'
+	@echo '  bench      AF_XDP benchmarks in the guest: table, build/bench/'
+	@echo '             results.csv and results.png'
+	@echo '  check      kunit, lint, then e2e: the project test command'
+	@echo '  guest      build the guest kernel (build/guest-x86_64)'
+	@echo '  xsk-bench  build tools/xsk-bench (build/xsk-bench)'
+	@echo '  guest-boot boot the guest and show its NICs'
 	@echo '  deps       install the Debian packages the harness needs'
 	@echo '  clean      remove build outputs (keeps build/base and build/ccache)'
 	@echo '  distclean  remove build/ entirely'
@@ -45,7 +66,9 @@ help:
 	@echo '  JOBS=n     parallel jobs (default: nproc = $(JOBS))'
 
 deps:
-	@$(DEPS) $(PKGS_STAGE) $(PKGS_BUILD) $(PKGS_LINT)
+	@$(DEPS) $(PKGS_STAGE) $(PKGS_BUILD) $(PKGS_LINT) $(PKGS_XSKB) \
+		$(PKGS_GUEST) $(PKGS_BENCH)
+	@$(QEMU_DEPS)
 
 stage:
 	@$(DEPS) $(PKGS_STAGE)
@@ -66,17 +89,48 @@ lint: stage
 	@$(DEPS) $(PKGS_BUILD) $(PKGS_LINT)
 	@JOBS=$(JOBS) CC="$(CC)" $(REPO)/tools/lint.sh
 
-# Both run even if the first fails; the result fails if either does.
+# The QEMU test guest: its kernel, the benchmark tool, the packages.
+guest: stage
+	@$(DEPS) $(PKGS_BUILD)
+	@JOBS=$(JOBS) CC="$(CC)" $(REPO)/tools/guest/build.sh
+
+xsk-bench:
+	@$(DEPS) $(PKGS_XSKB)
+	@$(MAKE) --no-print-directory -s -C $(REPO)/tools/xsk-bench \
+		O=$(BUILD)/xsk-bench
+
+guest-deps:
+	@$(DEPS) $(PKGS_GUEST)
+	@$(QEMU_DEPS)
+
+guest-boot: guest xsk-bench guest-deps
+	@$(GUEST_RUN) boot 120
+
+# Prints one PASS/FAIL line per test and "e2e: N passed, N failed".
+e2e: guest xsk-bench guest-deps
+	@$(GUEST_RUN) e2e $(E2E_TIMEOUT) || { \
+		grep -q -E '^e2e: [0-9]+ passed' $(BUILD)/guest-run/e2e/output.log \
+			2>/dev/null || echo 'e2e: 0 passed, 1 failed'; \
+		exit 1; }
+
+bench: guest xsk-bench guest-deps
+	@$(DEPS) $(PKGS_BENCH)
+	@$(GUEST_RUN) bench $(BENCH_TIMEOUT) $(BENCH_REPS),$(BENCH_SECS)
+	@$(REPO)/tools/bench-report.sh
+
+# All run even if one fails; the result fails if any does.
 check: stage
 	@rc=0; \
 	$(MAKE) --no-print-directory kunit || rc=1; \
 	$(MAKE) --no-print-directory lint || rc=1; \
+	$(MAKE) --no-print-directory e2e || rc=1; \
 	if [ $$rc -ne 0 ]; then echo 'check: FAILED'; else echo 'check: OK'; fi; \
 	exit $$rc
 
 clean:
 	rm -rf $(KSRC) $(KUNIT_DIR) $(BUILD)/lint-x86_64 $(BUILD)/lint-logs \
-		$(BUILD)/.stage.*
+		$(BUILD)/.stage.* $(BUILD)/guest-x86_64 $(BUILD)/guest-run \
+		$(BUILD)/xsk-bench $(BUILD)/bench
 
 distclean:
 	rm -rf $(BUILD)

@@ -1,0 +1,104 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# tools/bench-report.sh [POINTS_CSV] - turn the guest's bench points
+# (build/guest-run/bench/points.csv: benchmark,size,mode,kpps,note) into
+#   build/bench/results.csv  benchmark,size,mode,kpps (kpps empty for a
+#                            point that failed)
+#   build/bench/results.txt  the table printed here: Kpps per mode and
+#                            the ZC/copy ratio, failed points as
+#                            "n/a (reason)"
+#   build/bench/results.png  a bar chart (gnuplot)
+
+set -euo pipefail
+
+REPO=$(cd "$(dirname "$0")/.." && pwd)
+IN=${1:-$REPO/build/guest-run/bench/points.csv}
+OUT=$REPO/build/bench
+META=$(dirname "$IN")/meta.txt
+
+[ -s "$IN" ] || { echo "bench: no results in $IN" >&2; exit 1; }
+mkdir -p "$OUT"
+
+# results.csv
+{
+	echo "benchmark,size,mode,kpps"
+	tail -n +2 "$IN" | cut -d, -f1-4
+} > "$OUT/results.csv"
+
+# The table.
+awk -F, -v meta="$( [ -f "$META" ] && cat "$META" )" '
+NR == 1 { next }
+{
+	key = $1 "," $2
+	if (!(key in seen)) { seen[key] = 1; order[++n] = key }
+	val[key "," $3] = $4
+	note[key "," $3] = $5
+}
+function cell(k, m) {
+	if (val[k "," m] != "") return val[k "," m]
+	if ((k "," m) in note) return "n/a (" note[k "," m] ")"
+	return "-"
+}
+END {
+	printf "%-8s %5s  %12s %12s %28s %8s\n", "bench", "size", "skb", "copy", "zc", "zc/copy"
+	for (i = 1; i <= n; i++) {
+		k = order[i]
+		split(k, p, ",")
+		if (p[1] == "drop") continue
+		r = "-"
+		if (val[k ",zc"] != "" && val[k ",copy"] + 0 > 0)
+			r = sprintf("%.2fx", val[k ",zc"] / val[k ",copy"])
+		printf "%-8s %5s  %12s %12s %28s %8s\n", p[1], p[2], cell(k, "skb"), cell(k, "copy"), cell(k, "zc"), r
+	}
+	for (i = 1; i <= n; i++) {
+		k = order[i]
+		split(k, p, ",")
+		if (p[1] != "drop") continue
+		printf "%-8s %5s  native XDP_DROP ceiling: %s Kpps\n", "xdp-drop", p[2], cell(k, "xdp-drop")
+	}
+	print "(Kpps, median of the intervals; " meta ")"
+}' "$IN" | tee "$OUT/results.txt"
+
+# The chart.
+"$REPO/tools/deps.sh" gnuplot-nox
+DAT=$OUT/results.dat
+awk -F, '
+NR == 1 { next }
+{
+	k = ($1 == "drop" ? "xdp-drop" : $1) "-" $2
+	if (!(k in seen)) { seen[k] = 1; order[++n] = k }
+	v[k "," $3] = ($4 == "" ? "-" : $4)
+}
+END {
+	print "# group skb copy zc xdp-drop"
+	for (i = 1; i <= n; i++) {
+		k = order[i]
+		printf "%s", k
+		split("skb copy zc xdp-drop", m, " ")
+		for (j = 1; j <= 4; j++)
+			printf " %s", ((k "," m[j]) in v) ? v[k "," m[j]] : "-"
+		printf "\n"
+	}
+}' "$IN" > "$DAT"
+
+gnuplot <<EOF
+set terminal pngcairo size 1100,600 noenhanced font "sans,10"
+set output "$OUT/results.png"
+set title "AF_XDP on QEMU igb (82576), TCG, 2 vCPUs: Kpps by mode"
+set datafile missing "-"
+set style data histogram
+set style histogram cluster gap 1
+set style fill solid 0.8 border -1
+set boxwidth 0.9
+set ylabel "Kpps"
+set yrange [0:*]
+set grid ytics
+set key top right
+set xtics rotate by -30
+plot "$DAT" using 2:xtic(1) title "skb", \
+     "" using 3 title "copy", \
+     "" using 4 title "zc", \
+     "" using 5 title "native XDP\\\\_DROP"
+EOF
+echo "bench: wrote build/bench/results.csv, results.txt, results.png"

@@ -1,0 +1,156 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# tools/guest/bench.sh [REPS] [SECS] - guest job for "make bench".
+#
+# Measures, on the igb NICs of the guest, every point of
+#   rxdrop | txonly | l2fwd  x  skb | copy | zc  x  64 | 1500 bytes
+# plus the native XDP_DROP ceiling at both sizes. Each point is REPS
+# (default 3) back-to-back intervals of SECS (default 10) seconds in one
+# run, the point's value is their median. Writes results/points.csv
+# (benchmark,size,mode,kpps,note; kpps empty for a failed point, with
+# the reason in note) and one xsk-bench log per point in results/bench/.
+#
+# Who measures what (nicb is the device under test for rxdrop, l2fwd and
+# drop; nica for txonly):
+#   rxdrop  nica txonly (generator) -> nicb rxdrop: nicb's RX rate
+#   l2fwd   nica txonly -R (generator) -> nicb l2fwd: nicb's forward rate
+#   txonly  nica txonly -> nicb XDP_DROP: nica's TX rate
+#   drop    nica txonly (generator) -> nicb XDP_DROP: nicb's drop rate
+# The generator is a ZC txonly when the driver supports it, else copy.
+
+. "$XSKZC_REPO/tools/guest/lib.sh"
+
+REPS=${1:-3}
+SECS=${2:-10}
+OUT=$RESULTS/bench
+CSV=$RESULTS/points.csv
+mkdir -p "$OUT"
+echo "benchmark,size,mode,kpps,note" > "$CSV"
+STREAM=$$
+
+guest_setup || exit 1
+
+# median of the numbers on stdin
+median() {
+	sort -n | awk '{ v[NR] = $1 } END {
+		if (!NR) exit
+		if (NR % 2) print v[(NR + 1) / 2]
+		else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
+
+# intervals LOG FIELD: the first REPS interval values of FIELD in LOG.
+intervals() {
+	grep '^t=' "$1" | head -n "$REPS" | tr ' ' '\n' | sed -n "s/^$2=//p"
+}
+
+# The generator: zero-copy if it binds and completes, else copy (no XDP
+# program needed on the sending side then).
+GEN=copy
+GEN_ARGS="-X"
+if "$XSKB" txonly -i $NICA -m zc -D $MAC_B -c 2000 -d 3 -Q > "$OUT/gen-probe.log" 2>&1 &&
+   [ "$(field tx_completed "$(summary_of "$OUT/gen-probe.log")")" = 2000 ]; then
+	GEN=zc
+	GEN_ARGS=
+fi
+echo "bench: generator: txonly $GEN; $REPS x $SECS s per point"
+
+# point BENCH SIZE MODE
+point() {
+	b=$1
+	sz=$2
+	m=$3
+	STREAM=$((STREAM + 7919))
+	log=$OUT/$b-$sz-$m
+	run_s=$((REPS * SECS + 2))
+	gen="$XSKB txonly -i $NICA -s $sz -D $MAC_B -S $STREAM -d $run_s -Q"
+	case $b in
+	rxdrop)
+		rx="rxdrop -m $m -s $sz -S $STREAM"
+		gen="$gen -m $GEN $GEN_ARGS"
+		meas=B
+		fld=rx_pps
+		;;
+	l2fwd)
+		rx="l2fwd -m $m -s $sz -S $STREAM"
+		gen="$gen -m $GEN -R"
+		meas=B
+		fld=tx_pps
+		;;
+	txonly)
+		rx="drop"
+		gen="$gen -m $m -I $SECS"
+		meas=A
+		fld=tx_pps
+		;;
+	drop)
+		rx="drop"
+		gen="$gen -m $GEN $GEN_ARGS"
+		meas=B
+		fld=rx_pps
+		m=xdp-drop
+		;;
+	esac
+	ip netns exec $NSB "$XSKB" $rx -i $NICB -I "$SECS" -d $((run_s + 30)) -W 2 > "$log.B.log" 2>&1 &
+	bpid=$!
+	wait_ready "$log.B.log"
+	note=
+	s=$(summary_of "$log.B.log")
+	if [ -z "$s" ]; then
+		$gen > "$log.A.log" 2>&1
+		sa=$(summary_of "$log.A.log")
+		if [ "$(field status "$sa")" != ok ]; then
+			note="$(field status "$sa" | sed 's/-failed//'): $(field errno "$sa")"
+		fi
+	fi
+	wait $bpid
+	s=$(summary_of "$log.B.log")
+	if [ "$(field status "$s")" != ok ]; then
+		note="$(field status "$s" | sed 's/-failed//'): $(field errno "$s")"
+	fi
+	if [ "$b" != txonly ] && [ "$m" = zc ] && [ -z "$note" ] &&
+	   [ "$(field zerocopy "$s")" != 1 ]; then
+		note="not zero-copy"
+	fi
+	if [ "$b" = txonly ] && [ -z "$note" ] &&
+	   [ "$m" = zc ] && [ "$(field zerocopy "$sa")" != 1 ]; then
+		note="not zero-copy"
+	fi
+	kpps=
+	if [ -z "$note" ]; then
+		if [ $meas = A ]; then
+			f=$log.A.log
+		else
+			f=$log.B.log
+		fi
+		n=$(intervals "$f" $fld | wc -l)
+		v=$(intervals "$f" $fld | median)
+		if [ "$n" -lt "$REPS" ] || [ -z "$v" ]; then
+			note="only $n of $REPS intervals"
+		else
+			kpps=$(awk -v v="$v" 'BEGIN { printf "%.1f", v / 1000 }')
+			corrupt=$(field corrupt "$s")
+			[ "${corrupt:-0}" = 0 ] || note="corrupt=$corrupt"
+		fi
+	fi
+	echo "$b,$sz,$m,$kpps,$note" >> "$CSV"
+	printf 'bench: %-7s %4s B %-8s %s\n' "$b" "$sz" "$m" \
+		"${kpps:+$kpps Kpps}${note:+${kpps:+ }n/a ($note)}"
+	ip link set dev $NICA xdpgeneric off 2>/dev/null
+	ip link set dev $NICA xdpdrv off 2>/dev/null
+	onB ip link set dev $NICB xdpgeneric off 2>/dev/null
+	onB ip link set dev $NICB xdpdrv off 2>/dev/null
+	wait_up $NICA
+	onB sh -c ". '$XSKZC_REPO/tools/guest/lib.sh'; wait_up $NICB"
+}
+
+for sz in 64 1500; do
+	point drop $sz xdp-drop
+	for b in rxdrop txonly l2fwd; do
+		for m in skb copy zc; do
+			point $b $sz $m
+		done
+	done
+done
+echo "bench: generator=$GEN reps=$REPS secs=$SECS" > "$RESULTS/meta.txt"
+exit 0

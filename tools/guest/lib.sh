@@ -1,0 +1,88 @@
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# tools/guest/lib.sh - sourced by the guest jobs (e2e.sh, bench.sh).
+#
+# The guest has two igb NICs on one QEMU hub. guest_setup() names them
+# nica (MAC ...:0a, root namespace, 192.0.2.1) and nicb (MAC ...:0b,
+# network namespace nsb, 192.0.2.2), so that the stack between them
+# really crosses the wire. Run anything on nicb through onB.
+# The addresses are from TEST-NET-1; the hub has no way out of QEMU.
+
+XSKB=$XSKZC_REPO/build/xsk-bench/xsk-bench
+RESULTS=${XSKZC_RESULTS:-/tmp}
+MAC_A=52:54:00:12:34:0a
+MAC_B=52:54:00:12:34:0b
+NICA=nica
+NICB=nicb
+NSB=nsb
+IP_A=192.0.2.1
+IP_B=192.0.2.2
+
+onB() { ip netns exec "$NSB" "$@"; }
+
+ifname_of_mac() {
+	local d
+	for d in /sys/class/net/*; do
+		[ "$(cat "$d/address" 2>/dev/null)" = "$1" ] && basename "$d"
+	done
+}
+
+# wait_up IFACE [TRIES]: wait (50 ms steps, default 10 s) for the link.
+wait_up() {
+	local n=${2:-200}
+	while [ "$n" -gt 0 ]; do
+		[ "$(cat "/sys/class/net/$1/operstate" 2>/dev/null)" = up ] && return 0
+		sleep 0.05
+		n=$((n - 1))
+	done
+	return 1
+}
+
+guest_setup() {
+	local a b
+	a=$(ifname_of_mac $MAC_A)
+	b=$(ifname_of_mac $MAC_B)
+	if [ -z "$a" ] || [ -z "$b" ]; then
+		echo "setup: the two igb NICs are missing; have: $(ls /sys/class/net)"
+		return 1
+	fi
+	ip link set lo up
+	ip link set "$a" name $NICA || return 1
+	ip link set "$b" name $NICB || return 1
+	ip netns add $NSB || return 1
+	ip link set $NICB netns $NSB || return 1
+	onB ip link set lo up
+	# Deep rings: a busy vCPU must not overflow the 256 default.
+	ethtool -G $NICA rx 4096 tx 4096 >/dev/null 2>&1
+	onB ethtool -G $NICB rx 4096 tx 4096 >/dev/null 2>&1
+	ip addr add $IP_A/24 dev $NICA
+	onB ip addr add $IP_B/24 dev $NICB
+	ip link set $NICA up
+	onB ip link set $NICB up
+	wait_up $NICA || { echo "setup: $NICA link down"; return 1; }
+	onB sh -c ". '$XSKZC_REPO/tools/guest/lib.sh'; wait_up $NICB" ||
+		{ echo "setup: $NICB link down"; return 1; }
+	return 0
+}
+
+# field NAME LINE: value of NAME= in a summary line.
+field() {
+	echo "$2" | tr ' ' '\n' | sed -n "s/^$1=//p" | head -n1
+}
+
+# summary_of FILE: the summary line of an xsk-bench log.
+summary_of() {
+	grep '^summary ' "$1" 2>/dev/null | tail -n1
+}
+
+# wait_ready FILE [TRIES]: wait (50 ms steps, default 20 s) for "ready"
+# or a summary (failure) in an xsk-bench log.
+wait_ready() {
+	local n=${2:-400}
+	while [ "$n" -gt 0 ]; do
+		grep -q -E '^(ready|summary )' "$1" 2>/dev/null && return 0
+		sleep 0.05
+		n=$((n - 1))
+	done
+	return 1
+}
