@@ -63,7 +63,7 @@ point() {
 	STREAM=$((STREAM + 7919))
 	log=$OUT/$b-$sz-$m
 	run_s=$((REPS * SECS + 2))
-	gen="$XSKB txonly -i $NICA -s $sz -D $MAC_B -S $STREAM -d $run_s -Q"
+	gen="$XSKB txonly -i $NICA -s $sz -D $MAC_B -S $STREAM -d $run_s"
 	case $b in
 	rxdrop)
 		rx="rxdrop -m $m -s $sz -S $STREAM"
