@@ -197,6 +197,13 @@ run() {
 
 # --- tests ---------------------------------------------------------------
 
+# The frame checker itself must see loss, duplicates and corruption.
+t_selftest() {
+	"$XSKB" selftest > "$LOGS/$T.log" 2>&1 && return 0
+	WHY=$(head -n 2 "$LOGS/$T.log" | tr '\n' ' ')
+	return 1
+}
+
 t_zc_bind() {
 	fg_B rx rxdrop -m zc -d 1 -Q
 	ok_bound "$(sum rx)" 1
@@ -473,6 +480,7 @@ guest_setup || {
 N=${E2E_FRAMES:-120000}
 echo "e2e: igb NICs $NICA/$NICB up, $(nproc) CPUs; xsk-bench logs in build/guest-run/e2e/e2e/"
 
+run checker-selftest t_selftest
 run zc-bind t_zc_bind
 run zc-rxdrop t_zc_rxdrop
 run zc-txonly t_zc_txonly
