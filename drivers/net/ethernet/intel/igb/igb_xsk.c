@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* igb: AF_XDP zero-copy RX and TX on the xsk_zc helpers */
 
-#include <net/xsk_zc.h>
-
 #include "igb.h"
 
 #define igb_of_zrx(rx)	container_of(rx, struct igb_ring, zrx)
@@ -151,53 +149,18 @@ void igb_xsk_rx_start(struct igb_ring *ring)
 	xsk_zc_rx_refill(&ring->zrx, &igb_xsk_rx_hw);
 }
 
-/* The RX buffer for an XSK frame, in igb's 1 KB steps. The NIC takes no
- * frame longer than RLPML: if that fits the XSK frame, rounding up is
- * safe. Else round down; a frame that spans buffers is then dropped.
+/* igb sizes RX buffers in 1 KB steps. The NIC takes no frame longer than
+ * RLPML: if that fits the XSK frame, rounding up is safe. Else round down;
+ * a frame that spans buffers is then dropped.
  */
-static u32 igb_xsk_bufsz(struct igb_adapter *adapter, u32 frame, u32 max_frame)
+u32 igb_xsk_rx_buf_len(struct net_device *dev, struct xsk_buff_pool *pool,
+		       unsigned int mtu)
 {
-	if (igb_rlpml(adapter, max_frame) <= frame)
+	u32 frame = xsk_pool_get_rx_frame_size(pool);
+
+	if (igb_rlpml(netdev_priv(dev), mtu + IGB_ETH_PKT_HDR_PAD) <= frame)
 		return ALIGN(frame, 1024);
 	return ALIGN_DOWN(frame, 1024);
-}
-
-u32 igb_xsk_srrctl(struct igb_adapter *adapter, struct igb_ring *ring)
-{
-	u32 frame = xsk_pool_get_rx_frame_size(ring->zrx.pool);
-
-	return igb_xsk_bufsz(adapter, frame, adapter->max_frame_size) >>
-	       E1000_SRRCTL_BSIZEPKT_SHIFT;
-}
-
-/* Every frame up to the MTU must fit one buffer of every zero-copy queue */
-int igb_xsk_check_mtu(struct igb_adapter *adapter, u32 max_frame)
-{
-	u32 qid;
-
-	for (qid = 0; qid < adapter->num_rx_queues; qid++) {
-		struct xsk_buff_pool *pool;
-
-		pool = xsk_zc_rx_pool(&adapter->rx_ring[qid]->zrx);
-		if (pool && igb_xsk_bufsz(adapter, xsk_pool_get_rx_frame_size(pool),
-					  max_frame) < max_frame)
-			return -EINVAL;
-	}
-	return 0;
-}
-
-static int igb_xsk_prepare(struct net_device *dev, u32 qid,
-			   struct xsk_buff_pool *pool,
-			   struct netlink_ext_ack *extack)
-{
-	struct igb_adapter *adapter = netdev_priv(dev);
-	u32 max_frame = adapter->max_frame_size;
-
-	if (igb_xsk_bufsz(adapter, xsk_pool_get_rx_frame_size(pool),
-			  max_frame) >= max_frame)
-		return 0;
-	NL_SET_ERR_MSG_MOD(extack, "XSK frame too small for igb's 1 KB buffers at this MTU");
-	return -EINVAL;
 }
 
 /* A ring not in zero-copy mode is described as it is now, so a resize
@@ -310,9 +273,9 @@ static const struct xsk_zc_ops igb_xsk_ops = {
 	.rx_zc = true,
 	.tx_zc = true,
 	.frame_overhead = IGB_ETH_PKT_HDR_PAD,
+	.rx_buf_len = igb_xsk_rx_buf_len,
 	.rx_ring = igb_xsk_rx_ring,
 	.tx_ring = igb_xsk_tx_ring,
-	.prepare = igb_xsk_prepare,
 	.queue_stop = igb_xsk_queue_stop,
 	.queue_start = igb_xsk_queue_start,
 	.napi = igb_xsk_napi,
