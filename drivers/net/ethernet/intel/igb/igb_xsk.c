@@ -142,8 +142,13 @@ bool igb_xsk_clean_tx_irq(struct igb_ring *ring, u32 frames, u32 budget)
 	return xsk_zc_tx_xmit(&ring->ztx, budget, &igb_xsk_tx_hw);
 }
 
+/* Posts the buffers of a configured RX ring: from its pool or pages */
 void igb_xsk_rx_start(struct igb_ring *ring)
 {
+	if (!xsk_zc_rx_pool(&ring->zrx)) {
+		igb_alloc_rx_buffers(ring, igb_desc_unused(ring));
+		return;
+	}
 	ring->xsk_discard = false;
 	xsk_zc_rx_ring_reset(&ring->zrx);
 	xsk_zc_rx_refill(&ring->zrx, &igb_xsk_rx_hw);
@@ -163,9 +168,7 @@ u32 igb_xsk_rx_buf_len(struct net_device *dev, struct xsk_buff_pool *pool,
 	return ALIGN_DOWN(frame, 1024);
 }
 
-/* A ring not in zero-copy mode is described as it is now, so a resize
- * done since (refused while zero-copy) is seen by the next pool setup.
- */
+/* Described anew while not zero-copy: a ring resize may have changed it */
 static struct xsk_zc_rx_ring *igb_xsk_rx_ring(struct net_device *dev, u32 qid)
 {
 	struct igb_adapter *adapter = netdev_priv(dev);
@@ -183,12 +186,8 @@ static struct xsk_zc_rx_ring *igb_xsk_rx_ring(struct net_device *dev, u32 qid)
 static struct xsk_zc_tx_ring *igb_xsk_tx_ring(struct net_device *dev, u32 qid)
 {
 	struct igb_adapter *adapter = netdev_priv(dev);
-	struct igb_ring *ring = adapter->tx_ring[qid];
 
-	/* the stack shares the ring: keep room for an skb, take its lock */
-	if (!xsk_zc_tx_pool(&ring->ztx))
-		xsk_zc_tx_ring_init(&ring->ztx, dev, qid, DESC_NEEDED, true);
-	return &ring->ztx;
+	return &adapter->tx_ring[qid]->ztx;
 }
 
 /* igb_down() for one queue pair: NAPI, then the stack, then the DMA */
@@ -226,16 +225,11 @@ static void igb_xsk_queue_start(struct net_device *dev, u32 qid)
 
 	igb_configure_tx_ring(adapter, tx);
 	igb_configure_rx_ring(adapter, rx);
-	if (xsk_zc_rx_pool(&rx->zrx))
-		igb_xsk_rx_start(rx);
-	else
-		igb_alloc_rx_buffers(rx, igb_desc_unused(rx));
+	igb_xsk_rx_start(rx);
 	clear_bit(IGB_RING_FLAG_TX_DISABLED, &tx->flags);
 	netif_tx_wake_queue(txring_txq(tx));
 
-	/* An interrupt taken while NAPI was off left the vector masked:
-	 * a poll unmasks it.
-	 */
+	/* a vector that fired while NAPI was off stays masked until a poll */
 	local_bh_disable();
 	napi_enable(&rx->q_vector->napi);
 	napi_schedule(&rx->q_vector->napi);
@@ -258,18 +252,17 @@ static struct napi_struct *igb_xsk_napi(struct net_device *dev, u32 qid,
 static void igb_xsk_irq_raise(struct net_device *dev, u32 qid,
 			      struct napi_struct *napi)
 {
-	struct igb_q_vector *q_vector = container_of(napi, struct igb_q_vector,
-						     napi);
-	struct igb_adapter *adapter = q_vector->adapter;
+	struct igb_adapter *adapter = netdev_priv(dev);
 	struct e1000_hw *hw = &adapter->hw;
 
 	if (adapter->flags & IGB_FLAG_HAS_MSIX)
-		wr32(E1000_EICS, q_vector->eims_value);
+		wr32(E1000_EICS,
+		     container_of(napi, struct igb_q_vector, napi)->eims_value);
 	else
 		wr32(E1000_ICS, E1000_ICS_RXDMT0);
 }
 
-static const struct xsk_zc_ops igb_xsk_ops = {
+const struct xsk_zc_ops igb_xsk_ops = {
 	.rx_zc = true,
 	.tx_zc = true,
 	.frame_overhead = IGB_ETH_PKT_HDR_PAD,
@@ -281,22 +274,6 @@ static const struct xsk_zc_ops igb_xsk_ops = {
 	.napi = igb_xsk_napi,
 	.irq_raise = igb_xsk_irq_raise,
 };
-
-int igb_xsk_init(struct igb_adapter *adapter)
-{
-	adapter->netdev->xdp_features |= xsk_zc_xdp_features(&igb_xsk_ops);
-	return xsk_zc_dev_init(&adapter->xsk_zc, adapter->netdev,
-			       &adapter->pdev->dev, &igb_xsk_ops,
-			       IGB_MAX_RX_QUEUES);
-}
-
-int igb_xsk_pool_setup(struct net_device *dev, struct netdev_bpf *bpf)
-{
-	struct igb_adapter *adapter = netdev_priv(dev);
-
-	return xsk_zc_pool_setup(&adapter->xsk_zc, bpf->xsk.pool,
-				 bpf->xsk.queue_id, NULL);
-}
 
 int igb_xsk_wakeup(struct net_device *dev, u32 qid, u32 flags)
 {
