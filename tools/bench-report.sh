@@ -99,6 +99,6 @@ set xtics rotate by -30
 plot "$DAT" using 2:xtic(1) title "skb", \
      "" using 3 title "copy", \
      "" using 4 title "zc", \
-     "" using 5 title "native XDP\\\\_DROP"
+     "" using 5 title "native XDP_DROP"
 EOF
 echo "bench: wrote build/bench/results.csv, results.txt, results.png"

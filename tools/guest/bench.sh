@@ -101,6 +101,7 @@ point() {
 		sa=$(summary_of "$log.A.log")
 		if [ "$(field status "$sa")" != ok ]; then
 			note="$(field status "$sa" | sed 's/-failed//'): $(field errno "$sa")"
+			kill -TERM $bpid 2>/dev/null
 		fi
 	fi
 	wait $bpid
