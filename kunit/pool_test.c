@@ -370,6 +370,28 @@ static void mtu_within_the_pool_frame_is_accepted(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, nic->netdev->mtu, 1700);
 }
 
+/* A copy of the fake driver's ops for one case to change; KUnit frees it
+ * after the NIC that uses it.
+ */
+static struct xsk_zc_ops *ops_copy(struct kunit *test)
+{
+	struct xsk_zc_ops *ops = kunit_kmalloc(test, sizeof(*ops), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, ops);
+	*ops = fake_ops;
+	return ops;
+}
+
+/* A NIC running @ops that is up, and a socket. */
+static struct fake_xsk *up_nic_with(struct kunit *test,
+				    const struct xsk_zc_ops *ops,
+				    struct fake_nic **nic)
+{
+	*nic = fake_nic_create(test, ops);
+	fake_nic_set_up(test, *nic, true);
+	return fake_xsk_create(test);
+}
+
 static u32 coarse_rx_buf_len(struct net_device *dev, struct xsk_buff_pool *pool,
 			     unsigned int mtu)
 {
@@ -378,34 +400,28 @@ static u32 coarse_rx_buf_len(struct net_device *dev, struct xsk_buff_pool *pool,
 
 static void setup_checks_the_driver_rx_buffer_length(struct kunit *test)
 {
-	static struct xsk_zc_ops coarse;
+	struct xsk_zc_ops *coarse = ops_copy(test);
 	struct fake_nic *nic;
 	struct fake_xsk *x;
 
-	coarse = fake_ops;
-	coarse.rx_buf_len = coarse_rx_buf_len;
-	nic = fake_nic_create(test, &coarse);
-	fake_nic_set_up(test, nic, true);
+	coarse->rx_buf_len = coarse_rx_buf_len;
+	x = up_nic_with(test, coarse, &nic);
 	rtnl_lock();
 	KUNIT_ASSERT_EQ(test, dev_set_mtu(nic->netdev, 1600), 0);
 	rtnl_unlock();
-	x = fake_xsk_create(test);
 	KUNIT_EXPECT_EQ(test, fake_xsk_bind(x, nic, &zc_q1), -EINVAL);
 	nothing_changed(test, nic, 1, NULL);
 }
 
 static void mtu_check_uses_the_driver_rx_buffer_length(struct kunit *test)
 {
-	static struct xsk_zc_ops coarse;
+	struct xsk_zc_ops *coarse = ops_copy(test);
 	struct fake_nic *nic;
 	struct fake_xsk *x;
 	int err;
 
-	coarse = fake_ops;
-	coarse.rx_buf_len = coarse_rx_buf_len;
-	nic = fake_nic_create(test, &coarse);
-	fake_nic_set_up(test, nic, true);
-	x = fake_xsk_create(test);
+	coarse->rx_buf_len = coarse_rx_buf_len;
+	x = up_nic_with(test, coarse, &nic);
 	KUNIT_ASSERT_EQ(test, fake_xsk_bind(x, nic, &zc_q1), 0);
 	rtnl_lock();
 	/* 1600 + 22 fits the 1792-byte frame but not a 1536-byte buffer. */
@@ -434,15 +450,12 @@ static bool dma_not_running(struct net_device *dev, u32 qid)
 
 static void setup_leaves_a_queue_whose_dma_is_stopped_alone(struct kunit *test)
 {
-	static struct xsk_zc_ops shared_dma;
+	struct xsk_zc_ops *shared_dma = ops_copy(test);
 	struct fake_nic *nic;
 	struct fake_xsk *x;
 
-	shared_dma = fake_ops;
-	shared_dma.queue_running = dma_not_running;
-	nic = fake_nic_create(test, &shared_dma);
-	fake_nic_set_up(test, nic, true);
-	x = fake_xsk_create(test);
+	shared_dma->queue_running = dma_not_running;
+	x = up_nic_with(test, shared_dma, &nic);
 	KUNIT_ASSERT_EQ(test, fake_xsk_bind(x, nic, &zc_q1), 0);
 	KUNIT_EXPECT_EQ(test, nic->q[1].stops + nic->q[1].starts, 0);
 	KUNIT_EXPECT_EQ(test, nic->q[1].rx_napi_polls, 0);
@@ -465,13 +478,12 @@ static void features_announce_zero_copy_only_for_rx_and_tx(struct kunit *test)
 
 static void zc_bind_to_rx_only_driver_fails_with_eopnotsupp(struct kunit *test)
 {
-	static struct xsk_zc_ops rx_only;
+	struct xsk_zc_ops *rx_only = ops_copy(test);
 	struct fake_nic *nic;
 	struct fake_xsk *x;
 
-	rx_only = fake_ops;
-	rx_only.tx_zc = false;
-	nic = fake_nic_create(test, &rx_only);
+	rx_only->tx_zc = false;
+	nic = fake_nic_create(test, rx_only);
 	x = fake_xsk_create(test);
 	KUNIT_EXPECT_EQ(test, fake_xsk_bind(x, nic, &zc_q1), -EOPNOTSUPP);
 	KUNIT_EXPECT_EQ(test, nic->prepares, 0);
@@ -525,15 +537,12 @@ static bool no_program(struct net_device *dev)
 
 static void wakeup_without_required_program_fails_with_enxio(struct kunit *test)
 {
-	static struct xsk_zc_ops needs_prog;
+	struct xsk_zc_ops *needs_prog = ops_copy(test);
 	struct fake_nic *nic;
 	struct fake_xsk *x;
 
-	needs_prog = fake_ops;
-	needs_prog.xdp_active = no_program;
-	nic = fake_nic_create(test, &needs_prog);
-	fake_nic_set_up(test, nic, true);
-	x = fake_xsk_create(test);
+	needs_prog->xdp_active = no_program;
+	x = up_nic_with(test, needs_prog, &nic);
 	KUNIT_ASSERT_EQ(test, fake_xsk_bind(x, nic, &zc_q1), 0);
 	KUNIT_EXPECT_EQ(test, xsk_zc_wakeup(&nic->zc, 1, XDP_WAKEUP_RX), -ENXIO);
 }
