@@ -540,6 +540,15 @@ static void completion_of_no_frames_posts_nothing(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, r.q->ztx.in_flight, 0);
 }
 
+static void completion_on_a_ring_without_pool_does_nothing(struct kunit *test)
+{
+	struct fake_nic *nic = fake_nic_create(test, &fake_ops);
+
+	xsk_zc_tx_complete(&nic->q[2].ztx, 0);
+	KUNIT_EXPECT_EQ(test, nic->q[2].ztx.in_flight, 0);
+	KUNIT_EXPECT_NULL(test, xsk_zc_tx_pool(&nic->q[2].ztx));
+}
+
 static struct kunit_case xsk_zc_datapath_cases[] = {
 	KUNIT_CASE(refill_posts_buffers_for_the_whole_deficit),
 	KUNIT_CASE(refill_writes_the_buffer_dma_address_in_each_descriptor),
@@ -580,6 +589,7 @@ static struct kunit_case xsk_zc_datapath_cases[] = {
 	KUNIT_CASE(completion_posts_zero_copy_frames_to_the_completion_ring),
 	KUNIT_CASE(completion_sets_tx_need_wakeup),
 	KUNIT_CASE(completion_of_no_frames_posts_nothing),
+	KUNIT_CASE(completion_on_a_ring_without_pool_does_nothing),
 	{}
 };
 

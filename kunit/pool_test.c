@@ -502,6 +502,9 @@ static void dev_init_rejects_incomplete_ops(struct kunit *test)
 	ops = fake_ops;
 	KUNIT_EXPECT_EQ(test, xsk_zc_dev_init(&zc, NULL, NULL, &ops, 0), -EINVAL);
 	KUNIT_EXPECT_NULL(test, zc.zc_queues);
+	/* A probe error path destroys what failed to init. */
+	xsk_zc_dev_destroy(&zc);
+	KUNIT_EXPECT_NULL(test, zc.zc_queues);
 }
 
 static void wakeup_on_down_netdev_fails_with_enetdown(struct kunit *test)

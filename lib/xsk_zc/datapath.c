@@ -185,12 +185,15 @@ EXPORT_SYMBOL_GPL(xsk_zc_rx_stats_read);
  *
  * Posts the frames to the completion ring and sets TX need_wakeup, since
  * the next xmit runs only when user space asks for it. Call before
- * xsk_zc_tx_xmit() in the NAPI poll.
+ * xsk_zc_tx_xmit() in the NAPI poll. Does nothing on a ring without a
+ * pool, so a driver can call it from its common TX clean path.
  */
 void xsk_zc_tx_complete(struct xsk_zc_tx_ring *tx, u32 frames)
 {
 	struct xsk_buff_pool *pool = tx->pool;
 
+	if (!pool)
+		return;
 	if (frames) {
 		xsk_tx_completed(pool, frames);
 		tx->in_flight -= frames;

@@ -68,9 +68,12 @@ EXPORT_SYMBOL_GPL(xsk_zc_dev_init);
  * @zc: the state
  *
  * Call after unregister_netdev(), when the core has torn down every pool.
+ * Safe on state whose xsk_zc_dev_init() failed or never ran.
  */
 void xsk_zc_dev_destroy(struct xsk_zc_dev *zc)
 {
+	if (!zc->zc_queues)
+		return;	/* init failed or never ran: a probe error path */
 	WARN_ON(!bitmap_empty(zc->zc_queues, zc->max_queues));
 	bitmap_free(zc->zc_queues);
 	zc->zc_queues = NULL;
