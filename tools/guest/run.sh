@@ -78,14 +78,26 @@ cleanup() {
 }
 trap 'cleanup; exit 130' INT TERM
 trap cleanup EXIT
+# The job has finished once results/rc exists; a guest that then fails to
+# power off (a shutdown stuck behind a hung task) is stopped 20 s later.
+stuck=0
+while kill -0 $qpid 2>/dev/null; do
+	if [ -f "$RES/rc" ] && [ $(( $(date +%s) - $(stat -c %Y "$RES/rc") )) -ge 20 ]; then
+		stuck=1
+		kill $qpid 2>/dev/null
+		break
+	fi
+	sleep 1
+done
 wait $qpid
 qrc=$?
+[ $stuck -eq 0 ] || echo "guest: did not power off 20 s after the job; stopped"
 sleep 1
 kill $tpid 2>/dev/null
 wait $tpid 2>/dev/null
 elapsed=$(( $(date +%s) - start ))
 
-if [ $qrc -eq 124 ] || [ $qrc -eq 137 ]; then
+if [ ! -f "$RES/rc" ] && { [ $qrc -eq 124 ] || [ $qrc -eq 137 ]; }; then
 	echo "guest: TIMEOUT after $elapsed s (limit $TIMEOUT s)"
 	tail -n 20 "$RES/console.log"
 	exit 1
