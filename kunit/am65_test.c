@@ -36,18 +36,23 @@ static void am65_flow_owner_test(struct kunit *test)
 {
 	struct net_device *nd = alloc_etherdev(sizeof(struct am65_cpsw_ndev_priv));
 	struct am65_cpsw_port port = { .ndev = nd };
-	struct am65_cpsw_rx_flow flow = {};
+	/* too big for the stack: it holds a NAPI instance */
+	struct am65_cpsw_rx_flow *flow = kunit_kzalloc(test, sizeof(*flow),
+						       GFP_KERNEL);
 
 	KUNIT_ASSERT_NOT_NULL(test, nd);
+	if (!flow)
+		free_netdev(nd);
+	KUNIT_ASSERT_NOT_NULL(test, flow);
 	am65_ndev_to_priv(nd)->port = &port;
 
 	/* a ring keeps the netdev of its last owner: no pool, no owner */
-	flow.zrx.netdev = nd;
-	KUNIT_EXPECT_NULL(test, am65_cpsw_xsk_owner(&flow));
-	flow.zrx.pool = (struct xsk_buff_pool *)test;	/* never read */
-	KUNIT_EXPECT_PTR_EQ(test, am65_cpsw_xsk_owner(&flow), &port);
-	flow.zrx.pool = NULL;
-	KUNIT_EXPECT_NULL(test, am65_cpsw_xsk_owner(&flow));
+	flow->zrx.netdev = nd;
+	KUNIT_EXPECT_NULL(test, am65_cpsw_xsk_owner(flow));
+	flow->zrx.pool = (struct xsk_buff_pool *)test;	/* never read */
+	KUNIT_EXPECT_PTR_EQ(test, am65_cpsw_xsk_owner(flow), &port);
+	flow->zrx.pool = NULL;
+	KUNIT_EXPECT_NULL(test, am65_cpsw_xsk_owner(flow));
 	free_netdev(nd);
 }
 
