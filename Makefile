@@ -22,7 +22,7 @@ export CCACHE_DIR ?= $(BUILD)/ccache
 PKGS_STAGE	:= linux-source-6.12 xz-utils patch diffutils rsync
 PKGS_BUILD	:= gcc make perl bc flex bison libelf-dev libssl-dev ccache \
 		   python3 binutils
-PKGS_LINT	:= sparse
+PKGS_LINT	:= sparse gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu
 # The QEMU guest ("make e2e", "make bench"); qemu-system-x86 itself comes
 # from bookworm-backports through tools/qemu-deps.sh.
 PKGS_XSKB	:= gcc make libxdp-dev libbpf-dev libelf-dev zlib1g-dev
