@@ -257,8 +257,8 @@ __xsk_zc_rx_keep_posted(struct xsk_zc_rx_ring *rx, struct xdp_buff *xdp,
  * ends the poll) sets the RX need_wakeup flag and a good poll clears it.
  *
  * Return: the frames processed; @budget (stay scheduled) when the budget
- * ran out, or when the refill fell short or the socket was full and the
- * socket does not use need_wakeup: polling is then what refills the ring.
+ * ran out, or when the refill fell short and the socket does not use
+ * need_wakeup: polling is then what refills the ring.
  */
 static __always_inline int xsk_zc_rx_poll(struct xsk_zc_rx_ring *rx,
 					  struct napi_struct *napi,
@@ -317,7 +317,8 @@ static __always_inline int xsk_zc_rx_poll(struct xsk_zc_rx_ring *rx,
 		return acc.packets;
 	}
 
-	return stop || !filled ? budget : acc.packets;
+	/* Without need_wakeup a full socket does not end the poll. */
+	return filled ? acc.packets : budget;
 }
 
 /* Fills up to @budget descriptors, keeping @tx->reserve free; the caller

@@ -135,6 +135,19 @@ bool xsk_zc_any_zc(const struct xsk_zc_dev *zc)
 }
 EXPORT_SYMBOL_GPL(xsk_zc_any_zc);
 
+/* Whether @qid is below the real queue counts of every direction done
+ * zero-copy.
+ */
+static bool xsk_zc_qid_valid(struct xsk_zc_dev *zc, u32 qid)
+{
+	const struct xsk_zc_ops *ops = zc->ops;
+	struct net_device *dev = zc->netdev;
+
+	return qid < zc->max_queues &&
+	       (!ops->rx_zc || qid < dev->real_num_rx_queues) &&
+	       (!ops->tx_zc || qid < dev->real_num_tx_queues);
+}
+
 static int xsk_zc_validate(struct xsk_zc_dev *zc, struct xsk_buff_pool *pool,
 			   u32 qid, struct netlink_ext_ack *extack)
 {
@@ -142,9 +155,7 @@ static int xsk_zc_validate(struct xsk_zc_dev *zc, struct xsk_buff_pool *pool,
 	struct net_device *dev = zc->netdev;
 	struct xsk_zc_rx_ring *rx;
 
-	if (qid >= zc->max_queues ||
-	    (ops->rx_zc && qid >= dev->real_num_rx_queues) ||
-	    (ops->tx_zc && qid >= dev->real_num_tx_queues))
+	if (!xsk_zc_qid_valid(zc, qid))
 		return xsk_zc_reject(zc, extack, -EINVAL,
 				     "queue id beyond the device's queues");
 	if (test_bit(qid, zc->zc_queues))
@@ -408,9 +419,7 @@ int xsk_zc_wakeup(struct xsk_zc_dev *zc, u32 qid, u32 flags)
 		return -ENETDOWN;
 	if (ops->xdp_active && !ops->xdp_active(dev))
 		return -ENXIO;
-	if (qid >= zc->max_queues ||
-	    (ops->rx_zc && qid >= dev->real_num_rx_queues) ||
-	    (ops->tx_zc && qid >= dev->real_num_tx_queues))
+	if (!xsk_zc_qid_valid(zc, qid))
 		return -EINVAL;
 	if (!test_bit(qid, zc->zc_queues))
 		return -ENXIO;
