@@ -112,6 +112,43 @@ static void refill_with_empty_fill_ring_posts_nothing_and_does_not_kick(struct k
 	KUNIT_EXPECT_EQ(test, r.q->rx_kicks, 0);
 }
 
+static void refill_without_a_kick_callback_posts_and_kicks_nothing(struct kunit *test)
+{
+	struct rig r = rig_up(test, 0, true, 0);
+
+	fake_fq_put(r.x, 32);
+	KUNIT_EXPECT_TRUE(test, fake_rx_refill_doorbell(r.q));
+	KUNIT_EXPECT_EQ(test, fake_rx_posted(r.q), POSTED_FULL);
+	KUNIT_EXPECT_EQ(test, r.q->rx_kicks, 0);
+}
+
+/* The start, not a poll, must ask for buffers: no frame, no interrupt. */
+static void start_with_short_fill_ring_sets_rx_need_wakeup(struct kunit *test)
+{
+	struct rig r = rig_up(test, 5, true, 0);
+	u32 polls;
+
+	fake_nic_set_up(test, r.nic, false);
+	xsk_clear_rx_need_wakeup(r.x->pool);
+	polls = r.q->rx_napi_polls;
+	fake_nic_set_up(test, r.nic, true);
+	KUNIT_EXPECT_EQ(test, fake_rx_posted(r.q), 5);
+	KUNIT_EXPECT_TRUE(test, fake_fq_needs_wakeup(r.x));
+	KUNIT_EXPECT_EQ(test, r.q->rx_napi_polls, polls);
+}
+
+static void start_with_full_fill_ring_clears_rx_need_wakeup(struct kunit *test)
+{
+	struct rig r = rig_up(test, 0, true, 0);
+
+	KUNIT_ASSERT_TRUE(test, fake_fq_needs_wakeup(r.x));
+	fake_nic_set_up(test, r.nic, false);
+	fake_fq_put(r.x, 32);
+	fake_nic_set_up(test, r.nic, true);
+	KUNIT_EXPECT_EQ(test, fake_rx_posted(r.q), POSTED_FULL);
+	KUNIT_EXPECT_FALSE(test, fake_fq_needs_wakeup(r.x));
+}
+
 static void dropped_buffer_is_reposted_without_the_fill_ring(struct kunit *test)
 {
 	struct rig r = rig_up(test, POSTED_FULL, true, 0);
@@ -356,6 +393,27 @@ static void poll_stops_at_the_budget(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, fake_poll_rx(r.q, NULL, 64), 6);
 }
 
+/* A switch's ports share the ring: the owner's program never sees the
+ * frames of the others, which go to their own stack.
+ */
+static void frame_of_another_netdev_goes_to_its_stack_not_the_program(struct kunit *test)
+{
+	struct rig r = rig_up(test, 32, true, 0);
+	struct fake_nic *other = fake_nic_create(test, &fake_ops);
+	struct bpf_prog *drop = fake_prog_create(test, XDP_DROP);
+
+	r.q->rx_port = other->netdev;
+	receive_frames(r.q, 1, 60);
+	r.q->rx_port = NULL;
+	receive_frames(r.q, 1, 60);
+	KUNIT_EXPECT_EQ(test, fake_poll_rx(r.q, drop, 64), 2);
+	KUNIT_EXPECT_EQ(test, r.q->zrx.stats.pass, 1);
+	KUNIT_EXPECT_EQ(test, r.q->zrx.stats.drop, 1);
+	KUNIT_EXPECT_PTR_EQ(test, r.q->pass_dev, other->netdev);
+	KUNIT_EXPECT_EQ(test, r.q->pass_len, 60);
+	KUNIT_EXPECT_EQ(test, fake_rx_posted(r.q), POSTED_FULL);
+}
+
 static void rx_stats_count_packets_and_bytes(struct kunit *test)
 {
 	struct rig r = rig_up(test, 32, true, 0);
@@ -427,6 +485,19 @@ static void xmit_kicks_once_per_batch(struct kunit *test)
 	fake_tx_put(r.x, 5, 64);
 	fake_poll_tx(r.q, 64);
 	KUNIT_EXPECT_EQ(test, r.q->tx_kicks, 1);
+}
+
+static void xmit_without_a_kick_callback_sends_and_kicks_nothing(struct kunit *test)
+{
+	struct rig r = rig_up(test, 32, true, 0);
+
+	fake_tx_put(r.x, 5, 64);
+	local_bh_disable();
+	KUNIT_EXPECT_TRUE(test, fake_tx_xmit_doorbell(r.q, 64));
+	local_bh_enable();
+	KUNIT_EXPECT_EQ(test, r.q->tx_used, 5);
+	KUNIT_EXPECT_EQ(test, r.q->ztx.in_flight, 5);
+	KUNIT_EXPECT_EQ(test, r.q->tx_kicks, 0);
 }
 
 static void xmit_leaves_the_reserve_free_for_the_stack(struct kunit *test)
@@ -556,6 +627,9 @@ static struct kunit_case xsk_zc_datapath_cases[] = {
 	KUNIT_CASE(refill_wraps_around_the_end_of_the_ring),
 	KUNIT_CASE(refill_with_short_fill_ring_posts_what_there_is),
 	KUNIT_CASE(refill_with_empty_fill_ring_posts_nothing_and_does_not_kick),
+	KUNIT_CASE(refill_without_a_kick_callback_posts_and_kicks_nothing),
+	KUNIT_CASE(start_with_short_fill_ring_sets_rx_need_wakeup),
+	KUNIT_CASE(start_with_full_fill_ring_clears_rx_need_wakeup),
 	KUNIT_CASE(dropped_buffer_is_reposted_without_the_fill_ring),
 	KUNIT_CASE(poll_with_full_refill_clears_rx_need_wakeup),
 	KUNIT_CASE(poll_with_short_fill_ring_sets_rx_need_wakeup),
@@ -574,11 +648,13 @@ static struct kunit_case xsk_zc_datapath_cases[] = {
 	KUNIT_CASE(aborted_counts_a_drop),
 	KUNIT_CASE(error_descriptor_is_dropped_without_running_the_program),
 	KUNIT_CASE(poll_stops_at_the_budget),
+	KUNIT_CASE(frame_of_another_netdev_goes_to_its_stack_not_the_program),
 	KUNIT_CASE(rx_stats_count_packets_and_bytes),
 	KUNIT_CASE(stats_read_returns_a_copy_of_the_counters),
 	KUNIT_CASE(ring_without_gap_is_filled_to_the_last_descriptor),
 	KUNIT_CASE(xmit_sends_the_socket_frames_with_their_dma_address),
 	KUNIT_CASE(xmit_kicks_once_per_batch),
+	KUNIT_CASE(xmit_without_a_kick_callback_sends_and_kicks_nothing),
 	KUNIT_CASE(xmit_leaves_the_reserve_free_for_the_stack),
 	KUNIT_CASE(xmit_with_budget_zero_sends_nothing),
 	KUNIT_CASE(xmit_with_budget_one_sends_one),

@@ -44,6 +44,8 @@ static struct xdp_buff *fake_rx_next(struct xsk_zc_rx_ring *rx,
 	desc->offset = q->rx_offset;
 	desc->drop = d->error;
 	desc->hw_desc = d;
+	if (d->port)
+		desc->netdev = d->port;
 	return xsk_zc_rx_take(rx);
 }
 
@@ -92,6 +94,7 @@ static void fake_rx_populate(struct xsk_zc_rx_ring *rx, struct sk_buff *skb,
 {
 	struct fake_queue *q = container_of(rx, struct fake_queue, zrx);
 
+	q->pass_dev = desc->netdev;
 	q->pass_len = skb->len;
 	q->pass_meta_len = skb_metadata_len(skb);
 	memcpy(q->pass_head, skb->data, min_t(u32, skb->len, sizeof(q->pass_head)));
@@ -160,6 +163,27 @@ noinline bool fake_tx_xmit(struct fake_queue *q, u32 budget)
 	return xsk_zc_tx_xmit(&q->ztx, budget, &fake_tx_hw);
 }
 
+/* A NIC whose every descriptor write is its own doorbell: no kicks. */
+static const struct xsk_zc_rx_hw fake_rx_hw_doorbell = {
+	.next = fake_rx_next,
+	.fill = fake_rx_fill,
+};
+
+static const struct xsk_zc_tx_hw fake_tx_hw_doorbell = {
+	.free_descs = fake_tx_free_descs,
+	.fill = fake_tx_fill,
+};
+
+bool fake_rx_refill_doorbell(struct fake_queue *q)
+{
+	return xsk_zc_rx_refill(&q->zrx, &fake_rx_hw_doorbell);
+}
+
+bool fake_tx_xmit_doorbell(struct fake_queue *q, u32 budget)
+{
+	return xsk_zc_tx_xmit(&q->ztx, budget, &fake_tx_hw_doorbell);
+}
+
 /* The NIC completes @n TX descriptors; returns the zero-copy ones. */
 u32 fake_tx_clean(struct fake_queue *q, u32 n)
 {
@@ -197,6 +221,7 @@ void fake_nic_receive(struct fake_queue *q, const void *data, u32 len,
 		return;
 	}
 	memcpy(d->va, data, len);
+	d->port = q->rx_port;
 	d->len = len;
 	d->error = error;
 	d->done = true;
@@ -263,8 +288,7 @@ static void fake_queue_hw_start(struct fake_queue *q)
 	q->tx_ntc = 0;
 	q->tx_used = 0;
 	if (xsk_zc_rx_pool(&q->zrx)) {
-		xsk_zc_rx_ring_reset(&q->zrx);
-		fake_rx_refill(q);
+		xsk_zc_rx_start(&q->zrx, &fake_rx_hw);
 	}
 	napi_enable(&q->rx_napi);
 	napi_enable(&q->tx_napi);
@@ -436,14 +460,18 @@ static void fake_nic_destroy(void *data)
 struct fake_nic *fake_nic_create(struct kunit *test,
 				 const struct xsk_zc_ops *ops)
 {
+	static atomic_t nics = ATOMIC_INIT(0);
 	struct net_device *dev;
 	struct fake_nic *nic;
+	char name[24];
 	int i, err;
 
 	nic = kunit_kzalloc(test, sizeof(*nic), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, nic);
 
-	nic->dma_dev = kunit_device_register(test, "xsk_zc_fake");
+	/* unique: a test may have two NICs */
+	snprintf(name, sizeof(name), "xsk_zc_fake%d", atomic_inc_return(&nics));
+	nic->dma_dev = kunit_device_register(test, name);
 	KUNIT_ASSERT_FALSE(test, IS_ERR(nic->dma_dev));
 	nic->dma_dev->dma_mask = &nic->dma_dev->coherent_dma_mask;
 	KUNIT_ASSERT_EQ(test, dma_set_mask_and_coherent(nic->dma_dev,

@@ -27,6 +27,7 @@ struct fake_rx_desc {
 	u32 len;
 	bool done;
 	bool error;
+	struct net_device *port;	/* another netdev's frame, or NULL */
 };
 
 struct fake_tx_desc {
@@ -47,6 +48,7 @@ struct fake_queue {
 	u32 rx_hw_head;		/* where the "NIC" writes the next frame */
 	u32 rx_hw_drops;	/* frames that found no buffer */
 	u32 rx_offset;		/* inline metadata the "NIC" reports */
+	struct net_device *rx_port;	/* tags the next frames, or NULL */
 
 	struct xsk_zc_tx_ring ztx;
 	struct fake_tx_desc tx_desc[FAKE_RING];
@@ -67,6 +69,7 @@ struct fake_queue {
 	bool xdp_tx_fails;
 
 	/* what the last XDP_PASS skb looked like before the stack got it */
+	struct net_device *pass_dev;
 	u32 pass_len;
 	u32 pass_meta_len;
 	u8 pass_head[16];
@@ -134,6 +137,8 @@ void fake_nic_receive(struct fake_queue *q, const void *data, u32 len,
 int fake_rx_poll(struct fake_queue *q, struct bpf_prog *prog, int budget);
 bool fake_rx_refill(struct fake_queue *q);
 bool fake_tx_xmit(struct fake_queue *q, u32 budget);
+bool fake_rx_refill_doorbell(struct fake_queue *q);
+bool fake_tx_xmit_doorbell(struct fake_queue *q, u32 budget);
 u32 fake_tx_clean(struct fake_queue *q, u32 n);
 u32 fake_rx_posted(struct fake_queue *q);
 int fake_poll_rx(struct fake_queue *q, struct bpf_prog *prog, int budget);

@@ -213,6 +213,43 @@ static void setup_on_zero_copy_queue_fails_with_ebusy(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, nic->q[1].stops, 1);
 }
 
+/* Two switch ports whose queues are the rings of one NIC */
+static struct fake_nic *ring_owner;
+
+static struct xsk_zc_rx_ring *owner_rx_ring(struct net_device *dev, u32 qid)
+{
+	return &ring_owner->q[qid].zrx;
+}
+
+static struct xsk_zc_tx_ring *owner_tx_ring(struct net_device *dev, u32 qid)
+{
+	return &ring_owner->q[qid].ztx;
+}
+
+static struct xsk_zc_ops port_ops;
+
+static void setup_on_a_ring_another_netdev_holds_fails_with_ebusy(struct kunit *test)
+{
+	struct netlink_ext_ack extack = {};
+	struct fake_nic *port;
+	struct fake_xsk *x = up_nic_and_socket(test, &ring_owner);
+
+	port_ops = fake_ops;
+	port_ops.rx_ring = owner_rx_ring;
+	port_ops.tx_ring = owner_tx_ring;
+	port = fake_nic_create(test, &port_ops);
+	fake_nic_set_up(test, port, true);
+	KUNIT_ASSERT_EQ(test, fake_xsk_bind(x, ring_owner, &zc_q1), 0);
+
+	KUNIT_EXPECT_EQ(test, direct_setup(port, copy_mode_pool(test, port, 0),
+					   1, &extack), -EBUSY);
+	KUNIT_EXPECT_STREQ(test, extack._msg,
+			   "xsk_zc: TX ring has the zero-copy pool of another netdev");
+	KUNIT_EXPECT_FALSE(test, xsk_zc_queue_is_zc(&port->zc, 1));
+	KUNIT_EXPECT_PTR_EQ(test, xsk_zc_rx_pool(&ring_owner->q[1].zrx), x->pool);
+	KUNIT_EXPECT_EQ(test, port->prepares + port->q[1].stops, 0);
+}
+
 static void failed_prepare_leaves_the_queue_untouched(struct kunit *test)
 {
 	struct fake_nic *nic;
@@ -610,6 +647,7 @@ static struct kunit_case xsk_zc_pool_cases[] = {
 	KUNIT_CASE(setup_with_frame_too_small_for_mtu_fails_with_einval),
 	KUNIT_CASE(zc_bind_with_frame_too_small_for_mtu_fails),
 	KUNIT_CASE(setup_on_zero_copy_queue_fails_with_ebusy),
+	KUNIT_CASE(setup_on_a_ring_another_netdev_holds_fails_with_ebusy),
 	KUNIT_CASE(failed_prepare_leaves_the_queue_untouched),
 	KUNIT_CASE(failed_dma_map_unprepares_and_leaves_the_queue_untouched),
 	KUNIT_CASE(failed_setup_can_be_retried),

@@ -25,7 +25,7 @@
  *   restarts; a failure changes nothing.
  * - ring (re)configuration, from ``ops->queue_start`` or open:
  *   xsk_zc_rx_pool() tells whether the ring runs zero-copy; if so,
- *   xsk_zc_rx_ring_reset() and xsk_zc_rx_refill().
+ *   xsk_zc_rx_start() fills it.
  * - NAPI poll: xsk_zc_rx_poll() for RX, xsk_zc_tx_complete() for the
  *   zero-copy frames the driver cleaned, then xsk_zc_tx_xmit().
  * - ``ndo_xsk_wakeup``: xsk_zc_wakeup().
@@ -143,10 +143,60 @@ static __always_inline bool xsk_zc_rx_refill(struct xsk_zc_rx_ring *rx,
 
 	rx->next_to_use = ntu;
 	rx->pending -= posted;
-	if (posted)
+	if (posted && hw->kick)
 		hw->kick(rx, ntu);
 
 	return !rx->pending;
+}
+
+/**
+ * xsk_zc_rx_start - fill a zero-copy ring as its queue starts
+ * @rx: the ring, which must have a pool
+ * @hw: the driver's descriptor callbacks
+ *
+ * Forgets the old ring state and posts what the fill ring holds. When that
+ * falls short it sets the RX need_wakeup flag at once: with no buffer
+ * posted the NIC raises no interrupt, so the first poll may never come.
+ *
+ * Return: true when the whole ring was filled.
+ */
+static __always_inline bool xsk_zc_rx_start(struct xsk_zc_rx_ring *rx,
+					    const struct xsk_zc_rx_hw *hw)
+{
+	bool filled;
+
+	xsk_zc_rx_ring_reset(rx);
+	filled = xsk_zc_rx_refill(rx, hw);
+	if (xsk_uses_need_wakeup(rx->pool)) {
+		if (filled)
+			xsk_clear_rx_need_wakeup(rx->pool);
+		else
+			xsk_set_rx_need_wakeup(rx->pool);
+	}
+	return filled;
+}
+
+/* Hands a copy of the frame to the stack of @desc->netdev and frees the
+ * buffer.
+ */
+static __always_inline void
+__xsk_zc_rx_pass(struct xsk_zc_rx_ring *rx, struct napi_struct *napi,
+		 struct xdp_buff *xdp, const struct xsk_zc_rx_desc *desc,
+		 const struct xsk_zc_rx_hw *hw, struct xsk_zc_rx_stats *acc)
+{
+	struct sk_buff *skb = xsk_zc_build_skb(napi, xdp);
+
+	/* populate may still read the buffer's inline metadata */
+	if (skb && hw->populate)
+		hw->populate(rx, skb, desc);
+	xsk_buff_free(xdp);
+	if (unlikely(!skb)) {
+		acc->drop++;
+		return;
+	}
+	skb->protocol = eth_type_trans(skb, desc->netdev);
+	napi_gro_receive(napi, skb);
+	acc->pass++;
 }
 
 /* Runs the program on one frame and acts on the verdict. The buffer is
@@ -158,7 +208,6 @@ __xsk_zc_rx_one(struct xsk_zc_rx_ring *rx, struct napi_struct *napi,
 		const struct xsk_zc_rx_desc *desc,
 		const struct xsk_zc_rx_hw *hw, struct xsk_zc_rx_stats *acc)
 {
-	struct sk_buff *skb;
 	u32 act = XDP_PASS;
 	int err;
 
@@ -184,18 +233,7 @@ __xsk_zc_rx_one(struct xsk_zc_rx_ring *rx, struct napi_struct *napi,
 
 	switch (act) {
 	case XDP_PASS:
-		skb = xsk_zc_build_skb(napi, xdp);
-		/* populate may still read the buffer's inline metadata */
-		if (skb && hw->populate)
-			hw->populate(rx, skb, desc);
-		xsk_buff_free(xdp);
-		if (unlikely(!skb)) {
-			acc->drop++;
-			break;
-		}
-		skb->protocol = eth_type_trans(skb, rx->netdev);
-		napi_gro_receive(napi, skb);
-		acc->pass++;
+		__xsk_zc_rx_pass(rx, napi, xdp, desc, hw, acc);
 		break;
 	case XDP_TX:
 		if (hw->xmit && hw->xmit(rx, xdp)) {
@@ -241,7 +279,8 @@ __xsk_zc_rx_keep_posted(struct xsk_zc_rx_ring *rx, struct xdp_buff *xdp,
 	hw->fill(rx, ntu, xdp, xsk_buff_xdp_get_dma(xdp));
 	rx->next_to_use = ntu + 1 == rx->count ? 0 : ntu + 1;
 	rx->pending--;
-	hw->kick(rx, rx->next_to_use);
+	if (hw->kick)
+		hw->kick(rx, rx->next_to_use);
 	return true;
 }
 
@@ -269,7 +308,7 @@ static __always_inline int xsk_zc_rx_poll(struct xsk_zc_rx_ring *rx,
 	bool stop = false, filled;
 
 	while (acc.packets < budget) {
-		struct xsk_zc_rx_desc desc = {};
+		struct xsk_zc_rx_desc desc = { .netdev = rx->netdev };
 		struct xdp_buff *xdp;
 
 		xdp = hw->next(rx, &desc);
@@ -293,6 +332,11 @@ static __always_inline int xsk_zc_rx_poll(struct xsk_zc_rx_ring *rx,
 		xsk_buff_dma_sync_for_cpu(xdp);
 		acc.bytes += desc.len - desc.offset;
 
+		/* another port's frame: not for this netdev's program */
+		if (unlikely(desc.netdev != rx->netdev)) {
+			__xsk_zc_rx_pass(rx, napi, xdp, &desc, hw, &acc);
+			continue;
+		}
 		if (__xsk_zc_rx_one(rx, napi, prog, xdp, &desc, hw, &acc)) {
 			stop = true;
 			break;
@@ -345,10 +389,9 @@ static __always_inline u32 __xsk_zc_tx_fill(struct xsk_zc_tx_ring *tx,
 		hw->fill(tx, &descs[i], dma);
 		*bytes += descs[i].len;
 	}
-	if (n) {
+	if (n && hw->kick)
 		hw->kick(tx);
-		tx->in_flight += n;
-	}
+	tx->in_flight += n;
 	return n;
 }
 

@@ -161,6 +161,10 @@ static int xsk_zc_validate(struct xsk_zc_dev *zc, struct xsk_buff_pool *pool,
 	if (test_bit(qid, zc->zc_queues))
 		return xsk_zc_reject(zc, extack, -EBUSY,
 				     "queue already has a zero-copy pool");
+	/* A ring that several netdevs share takes one pool. */
+	if (ops->tx_zc && xsk_zc_tx_pool(ops->tx_ring(dev, qid)))
+		return xsk_zc_reject(zc, extack, -EBUSY,
+				     "TX ring has the zero-copy pool of another netdev");
 	if (!ops->rx_zc)
 		return 0;
 
@@ -168,6 +172,9 @@ static int xsk_zc_validate(struct xsk_zc_dev *zc, struct xsk_buff_pool *pool,
 	if (!rx || !rx->count)
 		return xsk_zc_reject(zc, extack, -EINVAL,
 				     "queue has no RX ring");
+	if (xsk_zc_rx_pool(rx))
+		return xsk_zc_reject(zc, extack, -EBUSY,
+				     "RX ring has the zero-copy pool of another netdev");
 	if (!xsk_zc_frame_fits(zc, pool, dev->mtu))
 		return xsk_zc_reject(zc, extack, -EINVAL,
 				     "XSK frame too small for the MTU");
@@ -355,7 +362,8 @@ static int xsk_zc_pool_disable(struct xsk_zc_dev *zc, u32 qid,
  * Context: process context under RTNL, may sleep.
  * Return: 0, or a negative errno and nothing changed: -EINVAL (bad queue
  * id, frame too small, no pool to detach), -EBUSY (queue already
- * zero-copy), -ENOMEM, or the error of ``ops->prepare`` or the DMA map.
+ * zero-copy, or its ring shared with another netdev that is), -ENOMEM,
+ * or the error of ``ops->prepare`` or the DMA map.
  */
 int xsk_zc_pool_setup(struct xsk_zc_dev *zc, struct xsk_buff_pool *pool,
 		      u32 qid, struct netlink_ext_ack *extack)

@@ -188,12 +188,17 @@ struct xsk_zc_dev {
  * @offset: bytes of inline metadata before the frame
  * @drop: the descriptor reports an error: drop the frame
  * @hw_desc: the driver's descriptor, for its ``populate`` callback
+ * @netdev: the netdev the frame is for, preset to the ring's. On a ring
+ *	that several netdevs share (the MAC ports of a switch), ``next``
+ *	sets another netdev for a frame of another port: the frame skips
+ *	the ring's XDP program and goes, copied, to that netdev's stack.
  */
 struct xsk_zc_rx_desc {
 	u32 len;
 	u32 offset;
 	bool drop;
 	const void *hw_desc;
+	struct net_device *netdev;
 };
 
 /**
@@ -202,8 +207,8 @@ struct xsk_zc_rx_desc {
  *	it in @desc, or NULL when none is complete. Implement it with
  *	xsk_zc_rx_take() for a ring of descriptors indexed like @bufs.
  * @fill: post @xdp, at DMA address @dma, at descriptor @idx
- * @kick: tell the NIC about new descriptors up to @ntu (tail write);
- *	called once per refill
+ * @kick: optional; tell the NIC about new descriptors up to @ntu (tail
+ *	write), once per refill. NULL when each @fill is its own doorbell.
  * @xmit: optional; send @xdp back out (XDP_TX). Returns false when it
  *	could not, and the library then frees @xdp. On true the driver
  *	owns the buffer. A driver that copies it (xdp_convert_buff_to_frame()
@@ -212,7 +217,7 @@ struct xsk_zc_rx_desc {
  * @xmit_flush: optional; ring the TX doorbell once after a poll with
  *	XDP_TX frames
  * @populate: optional; fill in checksum, hash or timestamp of an skb made
- *	for XDP_PASS
+ *	for XDP_PASS or for another netdev; @desc->netdev is the skb's
  *
  * Always pass a pointer to a ``static const`` instance.
  */
@@ -232,7 +237,8 @@ struct xsk_zc_rx_hw {
  * struct xsk_zc_tx_hw - TX descriptor callbacks, inlined into xmit
  * @free_descs: free descriptors on the ring, read under the queue lock
  * @fill: write a descriptor for @desc at DMA address @dma
- * @kick: ring the doorbell; called once per batch
+ * @kick: optional; ring the doorbell, once per batch. NULL when each
+ *	@fill is its own doorbell.
  *
  * Always pass a pointer to a ``static const`` instance.
  */

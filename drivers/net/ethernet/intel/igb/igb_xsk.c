@@ -150,8 +150,7 @@ void igb_xsk_rx_start(struct igb_ring *ring)
 		return;
 	}
 	ring->xsk_discard = false;
-	xsk_zc_rx_ring_reset(&ring->zrx);
-	xsk_zc_rx_refill(&ring->zrx, &igb_xsk_rx_hw);
+	xsk_zc_rx_start(&ring->zrx, &igb_xsk_rx_hw);
 }
 
 /* igb sizes RX buffers in 1 KB steps. The NIC takes no frame longer than
