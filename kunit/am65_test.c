@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * KUnit tests of the am65-cpsw zero-copy bookkeeping: port tags to
- * ports[], ownership of the shared RX flow, and the descriptor
- * accounting of a ring whose descriptors hold the buffers, on the
- * library's refill by deficit.
+ * ports[], and the descriptor accounting of a ring whose descriptors
+ * hold the buffers, on the library's refill by deficit. Ownership of the
+ * shared RX flow is the library's (xsk_zc_pool suite).
  */
 
 #include <kunit/test.h>
@@ -32,30 +32,6 @@ static void am65_port_by_id_test(struct kunit *test)
 	KUNIT_EXPECT_NULL(test, am65_cpsw_port_by_id(&common, 0xff));
 }
 
-static void am65_flow_owner_test(struct kunit *test)
-{
-	struct net_device *nd = alloc_etherdev(sizeof(struct am65_cpsw_ndev_priv));
-	struct am65_cpsw_port port = { .ndev = nd };
-	/* too big for the stack: it holds a NAPI instance */
-	struct am65_cpsw_rx_flow *flow = kunit_kzalloc(test, sizeof(*flow),
-						       GFP_KERNEL);
-
-	KUNIT_ASSERT_NOT_NULL(test, nd);
-	if (!flow)
-		free_netdev(nd);
-	KUNIT_ASSERT_NOT_NULL(test, flow);
-	am65_ndev_to_priv(nd)->port = &port;
-
-	/* a ring keeps the netdev of its last owner: no pool, no owner */
-	flow->zrx.netdev = nd;
-	KUNIT_EXPECT_NULL(test, am65_cpsw_xsk_owner(flow));
-	flow->zrx.pool = (struct xsk_buff_pool *)test;	/* never read */
-	KUNIT_EXPECT_PTR_EQ(test, am65_cpsw_xsk_owner(flow), &port);
-	flow->zrx.pool = NULL;
-	KUNIT_EXPECT_NULL(test, am65_cpsw_xsk_owner(flow));
-	free_netdev(nd);
-}
-
 /* A stand-in for the CPPI free/completion queues: buffers in push order,
  * handled as the driver's fill and next callbacks handle them.
  */
@@ -82,13 +58,8 @@ static u32 am65_test_posted(struct am65_test_dma *d)
 	return d->tail - d->head;
 }
 
-static void am65_test_kick(struct xsk_zc_rx_ring *rx, u32 ntu)
-{
-}
-
 static const struct xsk_zc_rx_hw am65_test_hw = {
 	.fill = am65_test_fill,
-	.kick = am65_test_kick,
 };
 
 /* The DMA completes @n frames and NAPI pops them; they go to user space
@@ -170,7 +141,6 @@ static void am65_refill_deficit_test(struct kunit *test)
 
 static struct kunit_case am65_cases[] = {
 	KUNIT_CASE(am65_port_by_id_test),
-	KUNIT_CASE(am65_flow_owner_test),
 	KUNIT_CASE(am65_refill_deficit_test),
 	{}
 };

@@ -287,9 +287,8 @@ static void fake_queue_hw_start(struct fake_queue *q)
 	q->tx_ntu = 0;
 	q->tx_ntc = 0;
 	q->tx_used = 0;
-	if (xsk_zc_rx_pool(&q->zrx)) {
+	if (xsk_zc_rx_pool(&q->zrx))
 		xsk_zc_rx_start(&q->zrx, &fake_rx_hw);
-	}
 	napi_enable(&q->rx_napi);
 	napi_enable(&q->tx_napi);
 }

@@ -3,13 +3,14 @@
  * AF_XDP zero-copy for the TI K3 am65-cpsw, on the xsk_zc helpers.
  *
  * All ports share the one RX flow and the TX channels: zero-copy belongs
- * to one port, and frames of the others that land in its UMEM buffers are
- * copied to their stack. An RX descriptor's swdata holds its buffer, so
- * the library's bufs[] stays empty and next() counts zrx.pending itself.
+ * to one port, and the library copies the frames of the others that land
+ * in its UMEM buffers to their stack. An RX descriptor's swdata holds its
+ * buffer, so the library's bufs[] stays empty and next() counts
+ * zrx.pending itself. Each CPPI push is its own doorbell: no kicks.
  */
 
 #include <linux/kernel.h>
-#include <linux/platform_device.h>
+#include <linux/platform_device.h>	/* k3-udma-glue.h needs both */
 #include <linux/dma/k3-udma-glue.h>
 #include <linux/dma/ti-cppi5.h>
 #include <net/xsk_zc.h>
@@ -21,67 +22,39 @@
 #define am65_zrx_flow(rx) container_of(rx, struct am65_cpsw_rx_flow, zrx)
 #define am65_ztx_chn(tx) container_of(tx, struct am65_cpsw_tx_chn, ztx)
 
-static void am65_cpsw_xsk_skb_fixup(struct am65_cpsw_port *port,
-				    struct sk_buff *skb, u32 csum)
-{
-	struct am65_cpsw_ndev_priv *priv = am65_ndev_to_priv(port->ndev);
-
-	skb->dev = port->ndev;
-	am65_cpsw_nuss_set_offload_fwd_mark(skb, priv->offload_fwd_mark);
-	if (port->rx_ts_enabled)
-		am65_cpts_rx_timestamp(port->common->cpts, skb);
-	am65_cpsw_nuss_rx_csum(skb, csum);
-}
-
 static struct xdp_buff *am65_cpsw_xsk_rx_next(struct xsk_zc_rx_ring *rx,
 					      struct xsk_zc_rx_desc *d)
 {
 	struct am65_cpsw_rx_flow *flow = am65_zrx_flow(rx);
 	struct am65_cpsw_common *common = flow->common;
 	struct am65_cpsw_rx_chn *rx_chn = &common->rx_chns;
-	struct am65_cpsw_swdata *swdata;
 	struct cppi5_host_desc_t *desc;
 	struct am65_cpsw_port *port;
 	struct xdp_buff *xdp;
-	struct sk_buff *skb;
 	dma_addr_t desc_dma;
 	u32 port_id = 0;
 
-	while (!k3_udma_glue_pop_rx_chn(rx_chn->rx_chn, flow->id, &desc_dma)) {
-		if (cppi5_desc_is_tdcm(desc_dma)) {
-			if (common->pdata.quirks &
-			    AM64_CPSW_QUIRK_DMA_RX_TDOWN_IRQ)
-				complete(&common->tdown_complete);
-			break;
-		}
-		desc = k3_cppi_desc_pool_dma2virt(rx_chn->desc_pool, desc_dma);
-		swdata = cppi5_hdesc_get_swdata(desc);
-		xdp = swdata->xdp;
-		d->len = cppi5_hdesc_get_pktlen(desc);
-		cppi5_desc_get_tags_ids(&desc->hdr, &port_id, NULL);
-		flow->xsk_csum = ((u32 *)cppi5_hdesc_get_psdata(desc))[2];
-		k3_cppi_desc_pool_free(rx_chn->desc_pool, desc);
-		rx->pending++;
-
-		port = am65_cpsw_port_by_id(common, port_id & 0xff);
-		d->drop = !port;	/* the library counts it */
-		if (!port || likely(port->ndev == rx->netdev))
-			return xdp;
-
-		/* Another port's frame, for its stack. The loop is bounded:
-		 * nothing is refilled before the poll ends.
-		 */
-		xsk_buff_set_size(xdp, d->len);
-		xsk_buff_dma_sync_for_cpu(xdp);
-		skb = xsk_zc_build_skb(&flow->napi_rx, xdp);
-		xsk_buff_free(xdp);
-		if (unlikely(!skb))
-			continue;
-		am65_cpsw_xsk_skb_fixup(port, skb, flow->xsk_csum);
-		skb->protocol = eth_type_trans(skb, port->ndev);
-		napi_gro_receive(&flow->napi_rx, skb);
+	if (k3_udma_glue_pop_rx_chn(rx_chn->rx_chn, flow->id, &desc_dma))
+		return NULL;
+	if (cppi5_desc_is_tdcm(desc_dma)) {
+		if (common->pdata.quirks & AM64_CPSW_QUIRK_DMA_RX_TDOWN_IRQ)
+			complete(&common->tdown_complete);
+		return NULL;
 	}
-	return NULL;
+	desc = k3_cppi_desc_pool_dma2virt(rx_chn->desc_pool, desc_dma);
+	xdp = ((struct am65_cpsw_swdata *)cppi5_hdesc_get_swdata(desc))->xdp;
+	d->len = cppi5_hdesc_get_pktlen(desc);
+	cppi5_desc_get_tags_ids(&desc->hdr, &port_id, NULL);
+	flow->xsk_csum = ((u32 *)cppi5_hdesc_get_psdata(desc))[2];
+	k3_cppi_desc_pool_free(rx_chn->desc_pool, desc);
+	rx->pending++;
+
+	/* another port's frame goes to its stack; the library counts drops */
+	port = am65_cpsw_port_by_id(common, port_id & 0xff);
+	if (port)
+		d->netdev = port->ndev;
+	d->drop = !port;
+	return xdp;
 }
 
 static void am65_cpsw_xsk_rx_fill(struct xsk_zc_rx_ring *rx, u32 idx,
@@ -115,23 +88,21 @@ static void am65_cpsw_xsk_rx_fill(struct xsk_zc_rx_ring *rx, u32 idx,
 	rx->pending++;
 }
 
-/* Each push is its own doorbell: the kicks have nothing to do. */
-static void am65_cpsw_xsk_rx_kick(struct xsk_zc_rx_ring *rx, u32 ntu)
-{
-}
-
 static void am65_cpsw_xsk_rx_populate(struct xsk_zc_rx_ring *rx,
 				      struct sk_buff *skb,
 				      const struct xsk_zc_rx_desc *d)
 {
-	am65_cpsw_xsk_skb_fixup(am65_ndev_to_port(rx->netdev), skb,
-				am65_zrx_flow(rx)->xsk_csum);
+	struct am65_cpsw_ndev_priv *priv = am65_ndev_to_priv(d->netdev);
+
+	am65_cpsw_nuss_set_offload_fwd_mark(skb, priv->offload_fwd_mark);
+	if (priv->port->rx_ts_enabled)
+		am65_cpts_rx_timestamp(priv->port->common->cpts, skb);
+	am65_cpsw_nuss_rx_csum(skb, am65_zrx_flow(rx)->xsk_csum);
 }
 
 static const struct xsk_zc_rx_hw am65_cpsw_xsk_rx_hw = {
 	.next = am65_cpsw_xsk_rx_next,
 	.fill = am65_cpsw_xsk_rx_fill,
-	.kick = am65_cpsw_xsk_rx_kick,
 	.populate = am65_cpsw_xsk_rx_populate,
 };
 
@@ -173,14 +144,9 @@ static void am65_cpsw_xsk_tx_fill(struct xsk_zc_tx_ring *tx,
 		tx_chn->xsk_done++;
 }
 
-static void am65_cpsw_xsk_tx_kick(struct xsk_zc_tx_ring *tx)
-{
-}
-
 static const struct xsk_zc_tx_hw am65_cpsw_xsk_tx_hw = {
 	.free_descs = am65_cpsw_xsk_tx_free,
 	.fill = am65_cpsw_xsk_tx_fill,
-	.kick = am65_cpsw_xsk_tx_kick,
 };
 
 /* The hot path, checked for indirect calls by make lint */
@@ -202,12 +168,7 @@ bool am65_cpsw_xsk_tx_poll(struct am65_cpsw_tx_chn *tx_chn, int budget)
 
 void am65_cpsw_xsk_rx_start(struct am65_cpsw_rx_flow *flow)
 {
-	struct xsk_zc_rx_ring *rx = &flow->zrx;
-
-	xsk_zc_rx_ring_reset(rx);
-	if (!xsk_zc_rx_refill(rx, &am65_cpsw_xsk_rx_hw) &&
-	    xsk_uses_need_wakeup(rx->pool))
-		xsk_set_rx_need_wakeup(rx->pool);
+	xsk_zc_rx_start(&flow->zrx, &am65_cpsw_xsk_rx_hw);
 }
 
 static struct xsk_zc_rx_ring *am65_cpsw_xsk_rx_ring(struct net_device *ndev,
@@ -239,10 +200,6 @@ static int am65_cpsw_xsk_prepare(struct net_device *ndev, u32 qid,
 	if (xsk_pool_get_rx_frame_size(pool) < AM65_CPSW_MAX_PACKET_SIZE) {
 		NL_SET_ERR_MSG_MOD(extack, "XSK frame smaller than 2024 bytes");
 		return -EINVAL;
-	}
-	if (am65_cpsw_xsk_owner(flow)) {
-		NL_SET_ERR_MSG_MOD(extack, "RX flow is zero-copy on another port");
-		return -EBUSY;
 	}
 	/* the ring's netdev is the owner once the pool is attached */
 	xsk_zc_rx_ring_init(&flow->zrx, ndev, qid, AM65_CPSW_MAX_RX_DESC,
