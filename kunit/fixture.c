@@ -456,6 +456,25 @@ static void fake_nic_destroy(void *data)
 	free_netdev(nic->netdev);
 }
 
+/* New ring structures, as a driver that frees and allocates its rings
+ * anew (igb on resume) has them: blank, then described.
+ */
+void fake_nic_new_rings(struct fake_nic *nic)
+{
+	int i;
+
+	for (i = 0; i < FAKE_QUEUES; i++) {
+		struct fake_queue *q = &nic->q[i];
+
+		memset(&q->zrx, 0, sizeof(q->zrx));
+		memset(&q->ztx, 0, sizeof(q->ztx));
+		xsk_zc_rx_ring_init(&q->zrx, nic->netdev, i, FAKE_RING,
+				    &q->xdp_rxq);
+		xsk_zc_tx_ring_init(&q->ztx, nic->netdev, i, FAKE_TX_RESERVE,
+				    true);
+	}
+}
+
 struct fake_nic *fake_nic_create(struct kunit *test,
 				 const struct xsk_zc_ops *ops)
 {

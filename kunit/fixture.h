@@ -115,6 +115,7 @@ struct fake_xsk_cfg {
 struct fake_nic *fake_nic_create(struct kunit *test,
 				 const struct xsk_zc_ops *ops);
 void fake_nic_set_up(struct kunit *test, struct fake_nic *nic, bool up);
+void fake_nic_new_rings(struct fake_nic *nic);
 struct fake_xsk *fake_xsk_create(struct kunit *test);
 struct fake_xsk *fake_xsk_create_sized(struct kunit *test, u32 frame_size,
 				       u32 rx_ring);

@@ -250,6 +250,53 @@ static void setup_on_a_ring_another_netdev_holds_fails_with_ebusy(struct kunit *
 	KUNIT_EXPECT_EQ(test, port->prepares + port->q[1].stops, 0);
 }
 
+/* igb frees its rings on suspend and allocates new ones on resume (and
+ * on its MSI fallback), while the pools stay bound.
+ */
+static void reattach_gives_new_rings_their_pool_and_buffers_back(struct kunit *test)
+{
+	struct xdp_rxq_info old_rxq = {};
+	struct fake_nic *nic;
+	struct fake_xsk *x = up_nic_and_socket(test, &nic);
+	struct fake_queue *q = &nic->q[1];
+	struct xdp_buff **bufs;
+
+	KUNIT_ASSERT_EQ(test, fake_xsk_bind(x, nic, &zc_q1), 0);
+	bufs = q->zrx.bufs;
+	fake_nic_set_up(test, nic, false);
+	xsk_pool_set_rxq_info(x->pool, &old_rxq);	/* the freed ring's */
+	fake_nic_new_rings(nic);
+	KUNIT_ASSERT_NULL(test, xsk_zc_rx_pool(&q->zrx));
+
+	xsk_zc_rings_reattach(&nic->zc);
+	KUNIT_EXPECT_PTR_EQ(test, xsk_zc_rx_pool(&q->zrx), x->pool);
+	KUNIT_EXPECT_PTR_EQ(test, xsk_zc_tx_pool(&q->ztx), x->pool);
+	KUNIT_EXPECT_PTR_EQ(test, q->zrx.bufs, bufs);
+	KUNIT_EXPECT_PTR_EQ(test, x->pool->heads[0].xdp.rxq, &q->xdp_rxq);
+	KUNIT_EXPECT_NULL(test, xsk_zc_rx_pool(&nic->q[0].zrx));
+
+	fake_nic_set_up(test, nic, true);
+	KUNIT_EXPECT_EQ(test, fake_rx_posted(q), FAKE_RING - XSK_ZC_RX_RING_GAP);
+	fake_xsk_unbind(x);
+	KUNIT_EXPECT_FALSE(test, xsk_zc_queue_is_zc(&nic->zc, 1));
+	KUNIT_EXPECT_NULL(test, xsk_zc_rx_pool(&q->zrx));
+}
+
+static void reattach_leaves_rings_that_kept_their_pool_alone(struct kunit *test)
+{
+	struct fake_nic *nic;
+	struct fake_xsk *x = up_nic_and_socket(test, &nic);
+	struct fake_queue *q = &nic->q[1];
+	u32 posted;
+
+	KUNIT_ASSERT_EQ(test, fake_xsk_bind(x, nic, &zc_q1), 0);
+	posted = fake_rx_posted(q);
+	KUNIT_ASSERT_GT(test, posted, 0);
+	xsk_zc_rings_reattach(&nic->zc);
+	KUNIT_EXPECT_EQ(test, fake_rx_posted(q), posted);
+	KUNIT_EXPECT_PTR_EQ(test, xsk_zc_rx_pool(&q->zrx), x->pool);
+}
+
 static void failed_prepare_leaves_the_queue_untouched(struct kunit *test)
 {
 	struct fake_nic *nic;
@@ -648,6 +695,8 @@ static struct kunit_case xsk_zc_pool_cases[] = {
 	KUNIT_CASE(zc_bind_with_frame_too_small_for_mtu_fails),
 	KUNIT_CASE(setup_on_zero_copy_queue_fails_with_ebusy),
 	KUNIT_CASE(setup_on_a_ring_another_netdev_holds_fails_with_ebusy),
+	KUNIT_CASE(reattach_gives_new_rings_their_pool_and_buffers_back),
+	KUNIT_CASE(reattach_leaves_rings_that_kept_their_pool_alone),
 	KUNIT_CASE(failed_prepare_leaves_the_queue_untouched),
 	KUNIT_CASE(failed_dma_map_unprepares_and_leaves_the_queue_untouched),
 	KUNIT_CASE(failed_setup_can_be_retried),

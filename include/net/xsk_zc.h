@@ -30,6 +30,8 @@
  *   zero-copy frames the driver cleaned, then xsk_zc_tx_xmit().
  * - ``ndo_xsk_wakeup``: xsk_zc_wakeup().
  * - ``ndo_change_mtu``: xsk_zc_check_mtu() before accepting the MTU.
+ * - rings freed and allocated anew with pools bound (resume):
+ *   xsk_zc_rings_reattach() before configuring them.
  * - remove: xsk_zc_dev_destroy().
  *
  * The hot-path helpers are ``static __always_inline`` and take a pointer
@@ -49,6 +51,7 @@ void xsk_zc_tx_ring_init(struct xsk_zc_tx_ring *tx, struct net_device *dev,
 			 u32 qid, u32 reserve, bool shared_with_stack);
 int xsk_zc_pool_setup(struct xsk_zc_dev *zc, struct xsk_buff_pool *pool,
 		      u32 qid, struct netlink_ext_ack *extack);
+void xsk_zc_rings_reattach(struct xsk_zc_dev *zc);
 int xsk_zc_check_mtu(struct xsk_zc_dev *zc, unsigned int mtu,
 		     struct netlink_ext_ack *extack);
 int xsk_zc_wakeup(struct xsk_zc_dev *zc, u32 qid, u32 flags);

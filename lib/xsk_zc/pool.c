@@ -54,6 +54,12 @@ int xsk_zc_dev_init(struct xsk_zc_dev *zc, struct net_device *netdev,
 	zc->zc_queues = bitmap_zalloc(max_queues, GFP_KERNEL);
 	if (!zc->zc_queues)
 		return -ENOMEM;
+	zc->queues = kcalloc(max_queues, sizeof(*zc->queues), GFP_KERNEL);
+	if (!zc->queues) {
+		bitmap_free(zc->zc_queues);
+		zc->zc_queues = NULL;
+		return -ENOMEM;
+	}
 
 	zc->ops = ops;
 	zc->netdev = netdev;
@@ -77,6 +83,8 @@ void xsk_zc_dev_destroy(struct xsk_zc_dev *zc)
 	WARN_ON(!bitmap_empty(zc->zc_queues, zc->max_queues));
 	bitmap_free(zc->zc_queues);
 	zc->zc_queues = NULL;
+	kfree(zc->queues);
+	zc->queues = NULL;
 }
 EXPORT_SYMBOL_GPL(xsk_zc_dev_destroy);
 
@@ -274,6 +282,9 @@ static int xsk_zc_pool_enable(struct xsk_zc_dev *zc, struct xsk_buff_pool *pool,
 		tx->in_flight = 0;
 		WRITE_ONCE(tx->pool, pool);
 	}
+	zc->queues[qid].pool = pool;
+	zc->queues[qid].rx_bufs = bufs;
+	zc->queues[qid].rx_count = rx ? rx->count : 0;
 	set_bit(qid, zc->zc_queues);
 
 	if (running) {
@@ -312,7 +323,7 @@ static int xsk_zc_pool_disable(struct xsk_zc_dev *zc, u32 qid,
 		rx = ops->rx_ring(dev, qid);
 	if (ops->tx_zc)
 		tx = ops->tx_ring(dev, qid);
-	pool = rx ? rx->pool : tx->pool;
+	pool = zc->queues[qid].pool;
 
 	running = xsk_zc_queue_running(zc, qid);
 	if (running)
@@ -323,7 +334,6 @@ static int xsk_zc_pool_disable(struct xsk_zc_dev *zc, u32 qid,
 	if (rx) {
 		WRITE_ONCE(rx->pool, NULL);
 		xsk_zc_rx_ring_clean(rx);
-		bufs = rx->bufs;
 		rx->bufs = NULL;
 	}
 	if (tx) {
@@ -334,6 +344,8 @@ static int xsk_zc_pool_disable(struct xsk_zc_dev *zc, u32 qid,
 		WRITE_ONCE(tx->pool, NULL);
 	}
 	clear_bit(qid, zc->zc_queues);
+	bufs = zc->queues[qid].rx_bufs;
+	memset(&zc->queues[qid], 0, sizeof(zc->queues[qid]));
 
 	if (ops->unprepare)
 		ops->unprepare(dev, qid, pool);
@@ -374,6 +386,58 @@ int xsk_zc_pool_setup(struct xsk_zc_dev *zc, struct xsk_buff_pool *pool,
 		      xsk_zc_pool_disable(zc, qid, extack);
 }
 EXPORT_SYMBOL_GPL(xsk_zc_pool_setup);
+
+/**
+ * xsk_zc_rings_reattach - give reallocated rings their zero-copy pool back
+ * @zc: the netdev's xsk_zc state
+ *
+ * For a driver that frees its ring structures and allocates them anew
+ * while the netdev is down and pools stay bound (igb on resume and
+ * runtime resume): call it once the new rings are described, before
+ * they are configured. Each ring of a zero-copy queue that has no pool
+ * gets the queue's pool and buffer array back, and the pool points at
+ * the new ring's rxq info. Rings that kept their pool are left alone.
+ * The driver returns the buffers of a ring (xsk_zc_rx_ring_clean()) before
+ * it frees the ring.
+ *
+ * Context: process context under RTNL, the netdev down.
+ */
+void xsk_zc_rings_reattach(struct xsk_zc_dev *zc)
+{
+	const struct xsk_zc_ops *ops = zc->ops;
+	struct net_device *dev = zc->netdev;
+	struct xsk_buff_pool *pool;
+	u32 qid;
+
+	if (!zc->zc_queues)
+		return;	/* before xsk_zc_dev_init() */
+
+	for_each_set_bit(qid, zc->zc_queues, zc->max_queues) {
+		pool = zc->queues[qid].pool;
+		if (ops->rx_zc) {
+			struct xsk_zc_rx_ring *rx = ops->rx_ring(dev, qid);
+
+			/* the driver must not resize a zero-copy ring */
+			if (rx && !rx->pool &&
+			    !WARN_ON_ONCE(rx->count != zc->queues[qid].rx_count)) {
+				rx->bufs = zc->queues[qid].rx_bufs;
+				memset(rx->bufs, 0, rx->count * sizeof(*rx->bufs));
+				if (rx->xdp_rxq)
+					xsk_pool_set_rxq_info(pool, rx->xdp_rxq);
+				WRITE_ONCE(rx->pool, pool);
+			}
+		}
+		if (ops->tx_zc) {
+			struct xsk_zc_tx_ring *tx = ops->tx_ring(dev, qid);
+
+			if (!tx->pool) {
+				tx->in_flight = 0;
+				WRITE_ONCE(tx->pool, pool);
+			}
+		}
+	}
+}
+EXPORT_SYMBOL_GPL(xsk_zc_rings_reattach);
 
 /**
  * xsk_zc_check_mtu - check that every zero-copy queue can take an MTU

@@ -167,12 +167,29 @@ struct xsk_zc_ops {
 };
 
 /**
+ * struct xsk_zc_queue - what the library keeps of a zero-copy queue
+ * @pool: the queue's pool
+ * @rx_bufs: the RX ring's buffer array
+ * @rx_count: entries of @rx_bufs
+ *
+ * Kept here, not only in the rings, so that rings the driver frees and
+ * allocates anew (igb on resume) get them back from
+ * xsk_zc_rings_reattach().
+ */
+struct xsk_zc_queue {
+	struct xsk_buff_pool *pool;
+	struct xdp_buff **rx_bufs;
+	u32 rx_count;
+};
+
+/**
  * struct xsk_zc_dev - per-netdev state
  * @ops: the driver's operations
  * @netdev: the netdev
  * @dma_dev: the device that DMA-maps the UMEM
- * @max_queues: size of @zc_queues
+ * @max_queues: size of @zc_queues and @queues
  * @zc_queues: which queues run zero-copy
+ * @queues: per queue state
  */
 struct xsk_zc_dev {
 	const struct xsk_zc_ops *ops;
@@ -180,6 +197,7 @@ struct xsk_zc_dev {
 	struct device *dma_dev;
 	u32 max_queues;
 	unsigned long *zc_queues;
+	struct xsk_zc_queue *queues;
 };
 
 /**
