@@ -55,6 +55,13 @@ if "$XSKB" txonly -i $NICA -m zc -D $MAC_B -c 2000 -d 3 -Q > "$OUT/gen-probe.log
 fi
 echo "bench: generator: txonly $GEN; $REPS x $SECS s per point"
 
+# nicb's hardware counters: frames the MAC took in, and those it dropped
+nic_counters() {
+	ip netns exec $NSB ethtool -S $NICB 2>/dev/null |
+		grep -E '^ *(rx_packets|rx_no_buffer_count|rx_missed_errors):' |
+		tr -s ' ' | tr '\n' ' '
+}
+
 # point BENCH SIZE MODE
 point() {
 	b=$1
@@ -91,6 +98,7 @@ point() {
 		m=xdp-drop
 		;;
 	esac
+	nic0=$(nic_counters)
 	ip netns exec $NSB "$XSKB" $rx -i $NICB -I "$SECS" -d $((run_s + 30)) -W 2 > "$log.B.log" 2>&1 &
 	bpid=$!
 	wait_ready "$log.B.log"
@@ -128,6 +136,12 @@ point() {
 		v=$(intervals "$f" $fld | median)
 		if [ "$n" -lt "$REPS" ] || [ -z "$v" ]; then
 			note="only $n of $REPS intervals"
+			# Did the frames reach nicb (a stall) or not (the link)?
+			{
+				echo "nicb before: $nic0"
+				echo "nicb after:  $(nic_counters)"
+				dmesg | tail -n 8
+			} > "$log.diag"
 		else
 			kpps=$(awk -v v="$v" 'BEGIN { printf "%.1f", v / 1000 }')
 			corrupt=$(field corrupt "$s")
