@@ -400,7 +400,9 @@ EXPORT_SYMBOL_GPL(xsk_zc_pool_setup);
  * The driver returns the buffers of a ring (xsk_zc_rx_ring_clean()) before
  * it frees the ring.
  *
- * Context: process context under RTNL, the netdev down.
+ * Context: process context, the rings stopped, serialized against
+ * xsk_zc_pool_setup(): under RTNL, or with user space frozen (igb's
+ * system resume takes RTNL only later).
  */
 void xsk_zc_rings_reattach(struct xsk_zc_dev *zc)
 {
