@@ -585,10 +585,10 @@ static void dev_init_rejects_incomplete_ops(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, xsk_zc_dev_init(&zc, NULL, NULL, &ops, 4), -EINVAL);
 	ops = fake_ops;
 	KUNIT_EXPECT_EQ(test, xsk_zc_dev_init(&zc, NULL, NULL, &ops, 0), -EINVAL);
-	KUNIT_EXPECT_NULL(test, zc.zc_queues);
+	KUNIT_EXPECT_NULL(test, zc.queues);
 	/* A probe error path destroys what failed to init. */
 	xsk_zc_dev_destroy(&zc);
-	KUNIT_EXPECT_NULL(test, zc.zc_queues);
+	KUNIT_EXPECT_NULL(test, zc.queues);
 }
 
 static void wakeup_on_down_netdev_fails_with_enetdown(struct kunit *test)

@@ -7,7 +7,6 @@
  * only infallible steps run.
  */
 
-#include <linux/bitmap.h>
 #include <linux/module.h>
 #include <linux/slab.h>
 #include <net/xsk_zc.h>
@@ -51,15 +50,9 @@ int xsk_zc_dev_init(struct xsk_zc_dev *zc, struct net_device *netdev,
 	    (!ops->rx_zc && !ops->tx_zc) || !max_queues)
 		return -EINVAL;
 
-	zc->zc_queues = bitmap_zalloc(max_queues, GFP_KERNEL);
-	if (!zc->zc_queues)
-		return -ENOMEM;
 	zc->queues = kcalloc(max_queues, sizeof(*zc->queues), GFP_KERNEL);
-	if (!zc->queues) {
-		bitmap_free(zc->zc_queues);
-		zc->zc_queues = NULL;
+	if (!zc->queues)
 		return -ENOMEM;
-	}
 
 	zc->ops = ops;
 	zc->netdev = netdev;
@@ -78,11 +71,9 @@ EXPORT_SYMBOL_GPL(xsk_zc_dev_init);
  */
 void xsk_zc_dev_destroy(struct xsk_zc_dev *zc)
 {
-	if (!zc->zc_queues)
+	if (!zc->queues)
 		return;	/* init failed or never ran: a probe error path */
-	WARN_ON(!bitmap_empty(zc->zc_queues, zc->max_queues));
-	bitmap_free(zc->zc_queues);
-	zc->zc_queues = NULL;
+	WARN_ON(xsk_zc_any_zc(zc));
 	kfree(zc->queues);
 	zc->queues = NULL;
 }
@@ -124,7 +115,7 @@ static bool xsk_zc_frame_fits(struct xsk_zc_dev *zc, struct xsk_buff_pool *pool,
  */
 bool xsk_zc_queue_is_zc(const struct xsk_zc_dev *zc, u32 qid)
 {
-	return qid < zc->max_queues && test_bit(qid, zc->zc_queues);
+	return qid < zc->max_queues && READ_ONCE(zc->queues[qid].pool);
 }
 EXPORT_SYMBOL_GPL(xsk_zc_queue_is_zc);
 
@@ -139,7 +130,12 @@ EXPORT_SYMBOL_GPL(xsk_zc_queue_is_zc);
  */
 bool xsk_zc_any_zc(const struct xsk_zc_dev *zc)
 {
-	return zc->zc_queues && !bitmap_empty(zc->zc_queues, zc->max_queues);
+	u32 qid;
+
+	for (qid = 0; zc->queues && qid < zc->max_queues; qid++)
+		if (READ_ONCE(zc->queues[qid].pool))
+			return true;
+	return false;
 }
 EXPORT_SYMBOL_GPL(xsk_zc_any_zc);
 
@@ -166,7 +162,7 @@ static int xsk_zc_validate(struct xsk_zc_dev *zc, struct xsk_buff_pool *pool,
 	if (!xsk_zc_qid_valid(zc, qid))
 		return xsk_zc_reject(zc, extack, -EINVAL,
 				     "queue id beyond the device's queues");
-	if (test_bit(qid, zc->zc_queues))
+	if (xsk_zc_queue_is_zc(zc, qid))
 		return xsk_zc_reject(zc, extack, -EBUSY,
 				     "queue already has a zero-copy pool");
 	/* A ring that several netdevs share takes one pool. */
@@ -282,10 +278,9 @@ static int xsk_zc_pool_enable(struct xsk_zc_dev *zc, struct xsk_buff_pool *pool,
 		tx->in_flight = 0;
 		WRITE_ONCE(tx->pool, pool);
 	}
-	zc->queues[qid].pool = pool;
 	zc->queues[qid].rx_bufs = bufs;
 	zc->queues[qid].rx_count = rx ? rx->count : 0;
-	set_bit(qid, zc->zc_queues);
+	WRITE_ONCE(zc->queues[qid].pool, pool);	/* the queue is zero-copy */
 
 	if (running) {
 		ops->queue_start(dev, qid);
@@ -343,9 +338,10 @@ static int xsk_zc_pool_disable(struct xsk_zc_dev *zc, u32 qid,
 		tx->in_flight = 0;
 		WRITE_ONCE(tx->pool, NULL);
 	}
-	clear_bit(qid, zc->zc_queues);
+	WRITE_ONCE(zc->queues[qid].pool, NULL);
 	bufs = zc->queues[qid].rx_bufs;
-	memset(&zc->queues[qid], 0, sizeof(zc->queues[qid]));
+	zc->queues[qid].rx_bufs = NULL;
+	zc->queues[qid].rx_count = 0;
 
 	if (ops->unprepare)
 		ops->unprepare(dev, qid, pool);
@@ -411,11 +407,13 @@ void xsk_zc_rings_reattach(struct xsk_zc_dev *zc)
 	struct xsk_buff_pool *pool;
 	u32 qid;
 
-	if (!zc->zc_queues)
+	if (!zc->queues)
 		return;	/* before xsk_zc_dev_init() */
 
-	for_each_set_bit(qid, zc->zc_queues, zc->max_queues) {
+	for (qid = 0; qid < zc->max_queues; qid++) {
 		pool = zc->queues[qid].pool;
+		if (!pool)
+			continue;
 		if (ops->rx_zc) {
 			struct xsk_zc_rx_ring *rx = ops->rx_ring(dev, qid);
 
@@ -454,16 +452,15 @@ EXPORT_SYMBOL_GPL(xsk_zc_rings_reattach);
 int xsk_zc_check_mtu(struct xsk_zc_dev *zc, unsigned int mtu,
 		     struct netlink_ext_ack *extack)
 {
-	const struct xsk_zc_ops *ops = zc->ops;
+	struct xsk_buff_pool *pool;
 	u32 qid;
 
-	if (!ops->rx_zc)
+	if (!zc->ops->rx_zc)
 		return 0;
 
-	for_each_set_bit(qid, zc->zc_queues, zc->max_queues) {
-		struct xsk_zc_rx_ring *rx = ops->rx_ring(zc->netdev, qid);
-
-		if (!xsk_zc_frame_fits(zc, rx->pool, mtu))
+	for (qid = 0; qid < zc->max_queues; qid++) {
+		pool = zc->queues[qid].pool;
+		if (pool && !xsk_zc_frame_fits(zc, pool, mtu))
 			return xsk_zc_reject(zc, extack, -EINVAL,
 					     "MTU too large for the XSK frames of a zero-copy queue");
 	}
@@ -495,7 +492,7 @@ int xsk_zc_wakeup(struct xsk_zc_dev *zc, u32 qid, u32 flags)
 		return -ENXIO;
 	if (!xsk_zc_qid_valid(zc, qid))
 		return -EINVAL;
-	if (!test_bit(qid, zc->zc_queues))
+	if (!xsk_zc_queue_is_zc(zc, qid))
 		return -ENXIO;
 
 	xsk_zc_kick(zc, qid, flags);

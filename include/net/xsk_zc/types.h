@@ -168,7 +168,7 @@ struct xsk_zc_ops {
 
 /**
  * struct xsk_zc_queue - what the library keeps of a zero-copy queue
- * @pool: the queue's pool
+ * @pool: the queue's pool; set exactly while the queue is zero-copy
  * @rx_bufs: the RX ring's buffer array
  * @rx_count: entries of @rx_bufs
  *
@@ -187,8 +187,7 @@ struct xsk_zc_queue {
  * @ops: the driver's operations
  * @netdev: the netdev
  * @dma_dev: the device that DMA-maps the UMEM
- * @max_queues: size of @zc_queues and @queues
- * @zc_queues: which queues run zero-copy
+ * @max_queues: size of @queues
  * @queues: per queue state
  */
 struct xsk_zc_dev {
@@ -196,7 +195,6 @@ struct xsk_zc_dev {
 	struct net_device *netdev;
 	struct device *dma_dev;
 	u32 max_queues;
-	unsigned long *zc_queues;
 	struct xsk_zc_queue *queues;
 };
 
