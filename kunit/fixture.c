@@ -310,19 +310,12 @@ static struct xsk_zc_tx_ring *fake_op_tx_ring(struct net_device *dev, u32 qid)
 }
 
 static int fake_op_prepare(struct net_device *dev, u32 qid,
-			   struct xsk_buff_pool *pool,
-			   struct netlink_ext_ack *extack)
+			   struct xsk_buff_pool *pool)
 {
 	struct fake_nic *nic = fake_nic_of(dev);
 
 	nic->prepares++;
 	return nic->prepare_err;
-}
-
-static void fake_op_unprepare(struct net_device *dev, u32 qid,
-			      struct xsk_buff_pool *pool)
-{
-	fake_nic_of(dev)->unprepares++;
 }
 
 static void fake_op_queue_stop(struct net_device *dev, u32 qid)
@@ -350,13 +343,10 @@ static struct napi_struct *fake_op_napi(struct net_device *dev, u32 qid,
 }
 
 const struct xsk_zc_ops fake_ops = {
-	.rx_zc = true,
-	.tx_zc = true,
 	.frame_overhead = ETH_HLEN + 2 * VLAN_HLEN,
 	.rx_ring = fake_op_rx_ring,
 	.tx_ring = fake_op_tx_ring,
 	.prepare = fake_op_prepare,
-	.unprepare = fake_op_unprepare,
 	.queue_stop = fake_op_queue_stop,
 	.queue_start = fake_op_queue_start,
 	.napi = fake_op_napi,
@@ -405,7 +395,7 @@ static int fake_ndo_bpf(struct net_device *dev, struct netdev_bpf *bpf)
 	switch (bpf->command) {
 	case XDP_SETUP_XSK_POOL:
 		return xsk_zc_pool_setup(&nic->zc, bpf->xsk.pool,
-					 bpf->xsk.queue_id, NULL);
+					 bpf->xsk.queue_id);
 	default:
 		return -EINVAL;
 	}
@@ -418,7 +408,7 @@ static int fake_ndo_xsk_wakeup(struct net_device *dev, u32 qid, u32 flags)
 
 static int fake_ndo_change_mtu(struct net_device *dev, int mtu)
 {
-	int err = xsk_zc_check_mtu(&fake_nic_of(dev)->zc, mtu, NULL);
+	int err = xsk_zc_check_mtu(&fake_nic_of(dev)->zc, mtu);
 
 	if (!err)
 		WRITE_ONCE(dev->mtu, mtu);
@@ -502,7 +492,7 @@ struct fake_nic *fake_nic_create(struct kunit *test,
 	dev->netdev_ops = &fake_netdev_ops;
 	dev->max_mtu = 9000;
 	dev->xdp_features = NETDEV_XDP_ACT_BASIC | NETDEV_XDP_ACT_REDIRECT |
-			    xsk_zc_xdp_features(ops);
+			    NETDEV_XDP_ACT_XSK_ZEROCOPY;
 	eth_hw_addr_random(dev);
 
 	err = xsk_zc_dev_init(&nic->zc, dev, nic->dma_dev, ops, FAKE_QUEUES);

@@ -84,7 +84,6 @@ struct fake_nic {
 	struct bpf_prog *prog;
 	int prepare_err;
 	u32 prepares;
-	u32 unprepares;
 	bool unregistered;
 };
 

@@ -15,8 +15,9 @@
  * to use when:
  *
  * - probe: fill a ``static const struct xsk_zc_ops``, call
- *   xsk_zc_dev_init() and OR xsk_zc_xdp_features() into
- *   ``netdev->xdp_features``.
+ *   xsk_zc_dev_init() and OR %NETDEV_XDP_ACT_XSK_ZEROCOPY into
+ *   ``netdev->xdp_features``. The library does RX and TX zero-copy:
+ *   the core binds a socket for both.
  * - ring allocation: xsk_zc_rx_ring_init() and xsk_zc_tx_ring_init() on
  *   the &struct xsk_zc_rx_ring and &struct xsk_zc_tx_ring embedded in the
  *   driver's own rings.
@@ -44,16 +45,14 @@ int xsk_zc_dev_init(struct xsk_zc_dev *zc, struct net_device *netdev,
 		    struct device *dma_dev, const struct xsk_zc_ops *ops,
 		    u32 max_queues);
 void xsk_zc_dev_destroy(struct xsk_zc_dev *zc);
-xdp_features_t xsk_zc_xdp_features(const struct xsk_zc_ops *ops);
 void xsk_zc_rx_ring_init(struct xsk_zc_rx_ring *rx, struct net_device *dev,
 			 u32 qid, u32 count, struct xdp_rxq_info *xdp_rxq);
 void xsk_zc_tx_ring_init(struct xsk_zc_tx_ring *tx, struct net_device *dev,
 			 u32 qid, u32 reserve, bool shared_with_stack);
 int xsk_zc_pool_setup(struct xsk_zc_dev *zc, struct xsk_buff_pool *pool,
-		      u32 qid, struct netlink_ext_ack *extack);
+		      u32 qid);
 void xsk_zc_rings_reattach(struct xsk_zc_dev *zc);
-int xsk_zc_check_mtu(struct xsk_zc_dev *zc, unsigned int mtu,
-		     struct netlink_ext_ack *extack);
+int xsk_zc_check_mtu(struct xsk_zc_dev *zc, unsigned int mtu);
 int xsk_zc_wakeup(struct xsk_zc_dev *zc, u32 qid, u32 flags);
 void xsk_zc_rx_ring_reset(struct xsk_zc_rx_ring *rx);
 void xsk_zc_rx_ring_clean(struct xsk_zc_rx_ring *rx);

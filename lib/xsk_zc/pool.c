@@ -14,21 +14,12 @@
 /* The per-buffer sync helpers do the syncs the pool needs. */
 #define XSK_ZC_DMA_ATTRS	DMA_ATTR_SKIP_CPU_SYNC
 
-/* Reports a rejected request to the netlink caller, and to the log for
- * callers without extack (ndo_bpf has none for XSK pools).
+/* Explains a rejected request in the log. The core gives these paths no
+ * extack (ndo_bpf's XSK pool command and ndo_change_mtu carry none), so
+ * the caller sees the errno and the log says why.
  */
-static int xsk_zc_report(struct xsk_zc_dev *zc, struct netlink_ext_ack *extack,
-			 int err, const char *msg)
-{
-	do_trace_netlink_extack(msg);
-	if (extack)
-		extack->_msg = msg;
-	netdev_dbg(zc->netdev, "%s\n", msg);
-	return err;
-}
-
-#define xsk_zc_reject(zc, extack, err, msg) \
-	xsk_zc_report(zc, extack, err, KBUILD_MODNAME ": " msg)
+#define xsk_zc_reject(zc, err, msg) \
+	({ netdev_dbg((zc)->netdev, "xsk_zc: %s\n", msg); err; })
 
 /**
  * xsk_zc_dev_init - set up the xsk_zc state of a netdev
@@ -46,8 +37,7 @@ int xsk_zc_dev_init(struct xsk_zc_dev *zc, struct net_device *netdev,
 		    u32 max_queues)
 {
 	if (!ops->queue_stop || !ops->queue_start || !ops->napi ||
-	    (ops->rx_zc && !ops->rx_ring) || (ops->tx_zc && !ops->tx_ring) ||
-	    (!ops->rx_zc && !ops->tx_zc) || !max_queues)
+	    !ops->rx_ring || !ops->tx_ring || !max_queues)
 		return -EINVAL;
 
 	zc->queues = kcalloc(max_queues, sizeof(*zc->queues), GFP_KERNEL);
@@ -78,22 +68,6 @@ void xsk_zc_dev_destroy(struct xsk_zc_dev *zc)
 	zc->queues = NULL;
 }
 EXPORT_SYMBOL_GPL(xsk_zc_dev_destroy);
-
-/**
- * xsk_zc_xdp_features - the zero-copy xdp_features a driver may announce
- * @ops: the driver's operations
- *
- * The core binds a zero-copy socket for both directions, so announcing
- * zero-copy with only one of them done would break the other.
- *
- * Return: NETDEV_XDP_ACT_XSK_ZEROCOPY when @ops does RX and TX
- * zero-copy, 0 otherwise.
- */
-xdp_features_t xsk_zc_xdp_features(const struct xsk_zc_ops *ops)
-{
-	return ops->rx_zc && ops->tx_zc ? NETDEV_XDP_ACT_XSK_ZEROCOPY : 0;
-}
-EXPORT_SYMBOL_GPL(xsk_zc_xdp_features);
 
 /* Whether @pool's receive buffers hold a frame of @mtu on this NIC. */
 static bool xsk_zc_frame_fits(struct xsk_zc_dev *zc, struct xsk_buff_pool *pool,
@@ -139,48 +113,42 @@ bool xsk_zc_any_zc(const struct xsk_zc_dev *zc)
 }
 EXPORT_SYMBOL_GPL(xsk_zc_any_zc);
 
-/* Whether @qid is below the real queue counts of every direction done
- * zero-copy.
- */
+/* Whether @qid is below the real RX and TX queue counts. */
 static bool xsk_zc_qid_valid(struct xsk_zc_dev *zc, u32 qid)
 {
-	const struct xsk_zc_ops *ops = zc->ops;
 	struct net_device *dev = zc->netdev;
 
-	return qid < zc->max_queues &&
-	       (!ops->rx_zc || qid < dev->real_num_rx_queues) &&
-	       (!ops->tx_zc || qid < dev->real_num_tx_queues);
+	return qid < zc->max_queues && qid < dev->real_num_rx_queues &&
+	       qid < dev->real_num_tx_queues;
 }
 
 static int xsk_zc_validate(struct xsk_zc_dev *zc, struct xsk_buff_pool *pool,
-			   u32 qid, struct netlink_ext_ack *extack)
+			   u32 qid)
 {
 	const struct xsk_zc_ops *ops = zc->ops;
 	struct net_device *dev = zc->netdev;
 	struct xsk_zc_rx_ring *rx;
 
 	if (!xsk_zc_qid_valid(zc, qid))
-		return xsk_zc_reject(zc, extack, -EINVAL,
+		return xsk_zc_reject(zc, -EINVAL,
 				     "queue id beyond the device's queues");
 	if (xsk_zc_queue_is_zc(zc, qid))
-		return xsk_zc_reject(zc, extack, -EBUSY,
+		return xsk_zc_reject(zc, -EBUSY,
 				     "queue already has a zero-copy pool");
 	/* A ring that several netdevs share takes one pool. */
-	if (ops->tx_zc && xsk_zc_tx_pool(ops->tx_ring(dev, qid)))
-		return xsk_zc_reject(zc, extack, -EBUSY,
+	if (xsk_zc_tx_pool(ops->tx_ring(dev, qid)))
+		return xsk_zc_reject(zc, -EBUSY,
 				     "TX ring has the zero-copy pool of another netdev");
-	if (!ops->rx_zc)
-		return 0;
 
 	rx = ops->rx_ring(dev, qid);
 	if (!rx || !rx->count)
-		return xsk_zc_reject(zc, extack, -EINVAL,
+		return xsk_zc_reject(zc, -EINVAL,
 				     "queue has no RX ring");
 	if (xsk_zc_rx_pool(rx))
-		return xsk_zc_reject(zc, extack, -EBUSY,
+		return xsk_zc_reject(zc, -EBUSY,
 				     "RX ring has the zero-copy pool of another netdev");
 	if (!xsk_zc_frame_fits(zc, pool, dev->mtu))
-		return xsk_zc_reject(zc, extack, -EINVAL,
+		return xsk_zc_reject(zc, -EINVAL,
 				     "XSK frame too small for the MTU");
 	return 0;
 }
@@ -227,42 +195,40 @@ static void xsk_zc_kick(struct xsk_zc_dev *zc, u32 qid, u32 flags)
 }
 
 static int xsk_zc_pool_enable(struct xsk_zc_dev *zc, struct xsk_buff_pool *pool,
-			      u32 qid, struct netlink_ext_ack *extack)
+			      u32 qid)
 {
 	const struct xsk_zc_ops *ops = zc->ops;
 	struct net_device *dev = zc->netdev;
-	struct xsk_zc_rx_ring *rx = NULL;
-	struct xsk_zc_tx_ring *tx = NULL;
-	struct xdp_buff **bufs = NULL;
+	struct xsk_zc_rx_ring *rx;
+	struct xsk_zc_tx_ring *tx;
+	struct xdp_buff **bufs;
 	bool running;
 	int err;
 
-	err = xsk_zc_validate(zc, pool, qid, extack);
+	err = xsk_zc_validate(zc, pool, qid);
 	if (err)
 		return err;
 
-	if (ops->rx_zc) {
-		rx = ops->rx_ring(dev, qid);
-		bufs = kvcalloc(rx->count, sizeof(*bufs), GFP_KERNEL);
-		if (!bufs)
-			return xsk_zc_reject(zc, extack, -ENOMEM,
-					     "no memory for the RX buffer array");
-	}
-	if (ops->tx_zc)
-		tx = ops->tx_ring(dev, qid);
-
 	if (ops->prepare) {
-		err = ops->prepare(dev, qid, pool, extack);
+		err = ops->prepare(dev, qid, pool);
 		if (err)
-			goto err_free_bufs;
+			return xsk_zc_reject(zc, err,
+					     "the driver cannot take the pool");
 	}
+
+	rx = ops->rx_ring(dev, qid);
+	tx = ops->tx_ring(dev, qid);
+	bufs = kvcalloc(rx->count, sizeof(*bufs), GFP_KERNEL);
+	if (!bufs)
+		return xsk_zc_reject(zc, -ENOMEM,
+				     "no memory for the RX buffer array");
 
 	err = xsk_pool_dma_map(pool, zc->dma_dev, XSK_ZC_DMA_ATTRS);
 	if (err) {
-		xsk_zc_reject(zc, extack, err, "cannot DMA-map the UMEM");
-		goto err_unprepare;
+		kvfree(bufs);
+		return xsk_zc_reject(zc, err, "cannot DMA-map the UMEM");
 	}
-	if (rx && rx->xdp_rxq)
+	if (rx->xdp_rxq)
 		xsk_pool_set_rxq_info(pool, rx->xdp_rxq);
 
 	/* Nothing below may fail. */
@@ -270,16 +236,12 @@ static int xsk_zc_pool_enable(struct xsk_zc_dev *zc, struct xsk_buff_pool *pool,
 	if (running)
 		ops->queue_stop(dev, qid);
 
-	if (rx) {
-		rx->bufs = bufs;
-		WRITE_ONCE(rx->pool, pool);
-	}
-	if (tx) {
-		tx->in_flight = 0;
-		WRITE_ONCE(tx->pool, pool);
-	}
+	rx->bufs = bufs;
+	WRITE_ONCE(rx->pool, pool);
+	tx->in_flight = 0;
+	WRITE_ONCE(tx->pool, pool);
 	zc->queues[qid].rx_bufs = bufs;
-	zc->queues[qid].rx_count = rx ? rx->count : 0;
+	zc->queues[qid].rx_count = rx->count;
 	WRITE_ONCE(zc->queues[qid].pool, pool);	/* the queue is zero-copy */
 
 	if (running) {
@@ -290,34 +252,24 @@ static int xsk_zc_pool_enable(struct xsk_zc_dev *zc, struct xsk_buff_pool *pool,
 		xsk_zc_kick(zc, qid, XDP_WAKEUP_RX);
 	}
 	return 0;
-
-err_unprepare:
-	if (ops->unprepare)
-		ops->unprepare(dev, qid, pool);
-err_free_bufs:
-	kvfree(bufs);
-	return err;
 }
 
-static int xsk_zc_pool_disable(struct xsk_zc_dev *zc, u32 qid,
-			       struct netlink_ext_ack *extack)
+static int xsk_zc_pool_disable(struct xsk_zc_dev *zc, u32 qid)
 {
 	const struct xsk_zc_ops *ops = zc->ops;
 	struct net_device *dev = zc->netdev;
-	struct xsk_zc_rx_ring *rx = NULL;
-	struct xsk_zc_tx_ring *tx = NULL;
+	struct xsk_zc_rx_ring *rx;
+	struct xsk_zc_tx_ring *tx;
 	struct xsk_buff_pool *pool;
-	struct xdp_buff **bufs = NULL;
+	struct xdp_buff **bufs;
 	bool running;
 
 	if (!xsk_zc_queue_is_zc(zc, qid))
-		return xsk_zc_reject(zc, extack, -EINVAL,
+		return xsk_zc_reject(zc, -EINVAL,
 				     "queue has no zero-copy pool");
 
-	if (ops->rx_zc)
-		rx = ops->rx_ring(dev, qid);
-	if (ops->tx_zc)
-		tx = ops->tx_ring(dev, qid);
+	rx = ops->rx_ring(dev, qid);
+	tx = ops->tx_ring(dev, qid);
 	pool = zc->queues[qid].pool;
 
 	running = xsk_zc_queue_running(zc, qid);
@@ -326,25 +278,19 @@ static int xsk_zc_pool_disable(struct xsk_zc_dev *zc, u32 qid,
 	/* A wakeup or a busy poll on another CPU may still see the pool. */
 	synchronize_net();
 
-	if (rx) {
-		WRITE_ONCE(rx->pool, NULL);
-		xsk_zc_rx_ring_clean(rx);
-		rx->bufs = NULL;
-	}
-	if (tx) {
-		/* Give user space back the frames the NIC never completed. */
-		if (tx->in_flight)
-			xsk_tx_completed(pool, tx->in_flight);
-		tx->in_flight = 0;
-		WRITE_ONCE(tx->pool, NULL);
-	}
+	WRITE_ONCE(rx->pool, NULL);
+	xsk_zc_rx_ring_clean(rx);
+	rx->bufs = NULL;
+	/* Give user space back the frames the NIC never completed. */
+	if (tx->in_flight)
+		xsk_tx_completed(pool, tx->in_flight);
+	tx->in_flight = 0;
+	WRITE_ONCE(tx->pool, NULL);
 	WRITE_ONCE(zc->queues[qid].pool, NULL);
 	bufs = zc->queues[qid].rx_bufs;
 	zc->queues[qid].rx_bufs = NULL;
 	zc->queues[qid].rx_count = 0;
 
-	if (ops->unprepare)
-		ops->unprepare(dev, qid, pool);
 	xsk_pool_dma_unmap(pool, XSK_ZC_DMA_ATTRS);
 
 	if (running)
@@ -358,7 +304,6 @@ static int xsk_zc_pool_disable(struct xsk_zc_dev *zc, u32 qid,
  * @zc: the netdev's xsk_zc state
  * @pool: the pool to attach, or NULL to detach the queue's pool
  * @qid: queue index
- * @extack: netlink error report, may be NULL
  *
  * The driver's ``ndo_bpf(XDP_SETUP_XSK_POOL)``. Attaching validates the
  * queue id and the frame size, runs ``ops->prepare``, DMA-maps the UMEM,
@@ -374,12 +319,12 @@ static int xsk_zc_pool_disable(struct xsk_zc_dev *zc, u32 qid,
  * or the error of ``ops->prepare`` or the DMA map.
  */
 int xsk_zc_pool_setup(struct xsk_zc_dev *zc, struct xsk_buff_pool *pool,
-		      u32 qid, struct netlink_ext_ack *extack)
+		      u32 qid)
 {
 	ASSERT_RTNL();
 
-	return pool ? xsk_zc_pool_enable(zc, pool, qid, extack) :
-		      xsk_zc_pool_disable(zc, qid, extack);
+	return pool ? xsk_zc_pool_enable(zc, pool, qid) :
+		      xsk_zc_pool_disable(zc, qid);
 }
 EXPORT_SYMBOL_GPL(xsk_zc_pool_setup);
 
@@ -405,6 +350,8 @@ void xsk_zc_rings_reattach(struct xsk_zc_dev *zc)
 	const struct xsk_zc_ops *ops = zc->ops;
 	struct net_device *dev = zc->netdev;
 	struct xsk_buff_pool *pool;
+	struct xsk_zc_rx_ring *rx;
+	struct xsk_zc_tx_ring *tx;
 	u32 qid;
 
 	if (!zc->queues)
@@ -414,26 +361,20 @@ void xsk_zc_rings_reattach(struct xsk_zc_dev *zc)
 		pool = zc->queues[qid].pool;
 		if (!pool)
 			continue;
-		if (ops->rx_zc) {
-			struct xsk_zc_rx_ring *rx = ops->rx_ring(dev, qid);
-
-			/* the driver must not resize a zero-copy ring */
-			if (rx && !rx->pool &&
-			    !WARN_ON_ONCE(rx->count != zc->queues[qid].rx_count)) {
-				rx->bufs = zc->queues[qid].rx_bufs;
-				memset(rx->bufs, 0, rx->count * sizeof(*rx->bufs));
-				if (rx->xdp_rxq)
-					xsk_pool_set_rxq_info(pool, rx->xdp_rxq);
-				WRITE_ONCE(rx->pool, pool);
-			}
+		rx = ops->rx_ring(dev, qid);
+		/* the driver must not resize a zero-copy ring */
+		if (rx && !rx->pool &&
+		    !WARN_ON_ONCE(rx->count != zc->queues[qid].rx_count)) {
+			rx->bufs = zc->queues[qid].rx_bufs;
+			memset(rx->bufs, 0, rx->count * sizeof(*rx->bufs));
+			if (rx->xdp_rxq)
+				xsk_pool_set_rxq_info(pool, rx->xdp_rxq);
+			WRITE_ONCE(rx->pool, pool);
 		}
-		if (ops->tx_zc) {
-			struct xsk_zc_tx_ring *tx = ops->tx_ring(dev, qid);
-
-			if (!tx->pool) {
-				tx->in_flight = 0;
-				WRITE_ONCE(tx->pool, pool);
-			}
+		tx = ops->tx_ring(dev, qid);
+		if (!tx->pool) {
+			tx->in_flight = 0;
+			WRITE_ONCE(tx->pool, pool);
 		}
 	}
 }
@@ -443,25 +384,20 @@ EXPORT_SYMBOL_GPL(xsk_zc_rings_reattach);
  * xsk_zc_check_mtu - check that every zero-copy queue can take an MTU
  * @zc: the netdev's xsk_zc state
  * @mtu: the MTU asked for
- * @extack: netlink error report, may be NULL
  *
  * Call from ``ndo_change_mtu`` before changing anything.
  *
  * Return: 0, or -EINVAL when a pool's frames are too small for @mtu.
  */
-int xsk_zc_check_mtu(struct xsk_zc_dev *zc, unsigned int mtu,
-		     struct netlink_ext_ack *extack)
+int xsk_zc_check_mtu(struct xsk_zc_dev *zc, unsigned int mtu)
 {
 	struct xsk_buff_pool *pool;
 	u32 qid;
 
-	if (!zc->ops->rx_zc)
-		return 0;
-
 	for (qid = 0; qid < zc->max_queues; qid++) {
 		pool = zc->queues[qid].pool;
 		if (pool && !xsk_zc_frame_fits(zc, pool, mtu))
-			return xsk_zc_reject(zc, extack, -EINVAL,
+			return xsk_zc_reject(zc, -EINVAL,
 					     "MTU too large for the XSK frames of a zero-copy queue");
 	}
 	return 0;
@@ -477,19 +413,15 @@ EXPORT_SYMBOL_GPL(xsk_zc_check_mtu);
  * Marks the queue's running NAPI as missed so it polls once more, or
  * schedules it (through ``ops->irq_raise`` when the driver has it).
  *
- * Return: 0, -ENETDOWN when the netdev is down, -ENXIO when the driver
- * needs an XDP program and has none or the queue has no pool, -EINVAL
- * for a queue id beyond the device's queues.
+ * Return: 0, -ENETDOWN when the netdev is down, -ENXIO when the queue has
+ * no pool, -EINVAL for a queue id beyond the device's queues.
  */
 int xsk_zc_wakeup(struct xsk_zc_dev *zc, u32 qid, u32 flags)
 {
-	const struct xsk_zc_ops *ops = zc->ops;
 	struct net_device *dev = zc->netdev;
 
 	if (!netif_running(dev))
 		return -ENETDOWN;
-	if (ops->xdp_active && !ops->xdp_active(dev))
-		return -ENXIO;
 	if (!xsk_zc_qid_valid(zc, qid))
 		return -EINVAL;
 	if (!xsk_zc_queue_is_zc(zc, qid))

@@ -116,8 +116,6 @@ struct xsk_zc_tx_ring {
 
 /**
  * struct xsk_zc_ops - per-driver slow-path operations
- * @rx_zc: the driver does RX zero-copy
- * @tx_zc: the driver does TX zero-copy
  * @frame_overhead: bytes a received frame needs beyond the MTU: Ethernet
  *	header, VLAN tags, FCS or inline metadata the NIC writes
  * @rx_buf_len: optional; the receive buffer the NIC would use for @pool
@@ -126,10 +124,9 @@ struct xsk_zc_tx_ring {
  *	to hold @mtu + @frame_overhead.
  * @rx_ring: the RX ring of a queue
  * @tx_ring: the TX ring of a queue
- * @prepare: optional; allocate what the queue needs in zero-copy mode.
- *	Runs before the queue is stopped and may fail.
- * @unprepare: optional; free what @prepare allocated. Runs on a failed
- *	setup or after teardown, with the queue not using it.
+ * @prepare: optional; check that the queue can take @pool and describe
+ *	its rings for it. Runs before the queue is stopped and may fail; it
+ *	must not allocate, since nothing undoes it on a later failure.
  * @queue_stop: stop the queue's hardware rings and disable its NAPI; must
  *	not fail. Only called while the netdev is running.
  * @queue_start: reconfigure the rings from what they hold now (pool or
@@ -137,15 +134,11 @@ struct xsk_zc_tx_ring {
  * @napi: the NAPI instance serving RX (@tx false) or TX of a queue
  * @irq_raise: optional; raise the interrupt of @napi instead of
  *	scheduling it from the caller's CPU
- * @xdp_active: optional; whether the driver runs an XDP program. Without
- *	it, a pool works with or without a program.
  * @queue_running: optional; whether the queue's DMA runs, so setup must
  *	stop and restart it. Without it, netif_running(): drivers whose DMA
  *	channels are shared by several netdevs need their own answer.
  */
 struct xsk_zc_ops {
-	bool rx_zc;
-	bool tx_zc;
 	u32 frame_overhead;
 
 	u32 (*rx_buf_len)(struct net_device *dev, struct xsk_buff_pool *pool,
@@ -153,16 +146,12 @@ struct xsk_zc_ops {
 	struct xsk_zc_rx_ring *(*rx_ring)(struct net_device *dev, u32 qid);
 	struct xsk_zc_tx_ring *(*tx_ring)(struct net_device *dev, u32 qid);
 	int (*prepare)(struct net_device *dev, u32 qid,
-		       struct xsk_buff_pool *pool,
-		       struct netlink_ext_ack *extack);
-	void (*unprepare)(struct net_device *dev, u32 qid,
-			  struct xsk_buff_pool *pool);
+		       struct xsk_buff_pool *pool);
 	void (*queue_stop)(struct net_device *dev, u32 qid);
 	void (*queue_start)(struct net_device *dev, u32 qid);
 	struct napi_struct *(*napi)(struct net_device *dev, u32 qid, bool tx);
 	void (*irq_raise)(struct net_device *dev, u32 qid,
 			  struct napi_struct *napi);
-	bool (*xdp_active)(struct net_device *dev);
 	bool (*queue_running)(struct net_device *dev, u32 qid);
 };
 

@@ -184,8 +184,7 @@ static struct xsk_zc_tx_ring *am65_cpsw_xsk_tx_ring(struct net_device *ndev,
 }
 
 static int am65_cpsw_xsk_prepare(struct net_device *ndev, u32 qid,
-				 struct xsk_buff_pool *pool,
-				 struct netlink_ext_ack *extack)
+				 struct xsk_buff_pool *pool)
 {
 	struct am65_cpsw_port *port = am65_ndev_to_port(ndev);
 	struct am65_cpsw_common *common = port->common;
@@ -193,12 +192,13 @@ static int am65_cpsw_xsk_prepare(struct net_device *ndev, u32 qid,
 
 	/* The flows share one free descriptor queue */
 	if (common->rx_ch_num_flows != 1) {
-		NL_SET_ERR_MSG_MOD(extack, "zero-copy needs a single RX flow");
+		netdev_dbg(ndev, "zero-copy needs a single RX flow\n");
 		return -EOPNOTSUPP;
 	}
 	/* The ports take frames of AM65_CPSW_MAX_PACKET_SIZE at any MTU */
 	if (xsk_pool_get_rx_frame_size(pool) < AM65_CPSW_MAX_PACKET_SIZE) {
-		NL_SET_ERR_MSG_MOD(extack, "XSK frame smaller than 2024 bytes");
+		netdev_dbg(ndev, "XSK frame smaller than %d bytes\n",
+			   AM65_CPSW_MAX_PACKET_SIZE);
 		return -EINVAL;
 	}
 	/* the ring's netdev is the owner once the pool is attached */
@@ -228,8 +228,6 @@ static bool am65_cpsw_xsk_queue_running(struct net_device *ndev, u32 qid)
 }
 
 static const struct xsk_zc_ops am65_cpsw_xsk_ops = {
-	.rx_zc = true,
-	.tx_zc = true,
 	.rx_ring = am65_cpsw_xsk_rx_ring,
 	.tx_ring = am65_cpsw_xsk_tx_ring,
 	.prepare = am65_cpsw_xsk_prepare,
@@ -249,7 +247,7 @@ int am65_cpsw_xsk_init(struct am65_cpsw_port *port)
 	if (!flow->zrx.count)
 		xsk_zc_rx_ring_init(&flow->zrx, port->ndev, 0,
 				    AM65_CPSW_MAX_RX_DESC, NULL);
-	port->ndev->xdp_features |= xsk_zc_xdp_features(&am65_cpsw_xsk_ops);
+	port->ndev->xdp_features |= NETDEV_XDP_ACT_XSK_ZEROCOPY;
 	/* one queue: zero-copy needs a single RX flow */
 	return xsk_zc_dev_init(&am65_ndev_to_priv(port->ndev)->zc, port->ndev,
 			       port->common->rx_chns.dma_dev,

@@ -262,8 +262,6 @@ static void igb_xsk_irq_raise(struct net_device *dev, u32 qid,
 }
 
 const struct xsk_zc_ops igb_xsk_ops = {
-	.rx_zc = true,
-	.tx_zc = true,
 	.frame_overhead = IGB_ETH_PKT_HDR_PAD,
 	.rx_buf_len = igb_xsk_rx_buf_len,
 	.rx_ring = igb_xsk_rx_ring,
