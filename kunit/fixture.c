@@ -90,6 +90,7 @@ static void fake_rx_xmit_flush(struct xsk_zc_rx_ring *rx)
 }
 
 static void fake_rx_populate(struct xsk_zc_rx_ring *rx, struct sk_buff *skb,
+			     const struct xdp_buff *xdp,
 			     const struct xsk_zc_rx_desc *desc)
 {
 	struct fake_queue *q = container_of(rx, struct fake_queue, zrx);

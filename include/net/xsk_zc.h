@@ -89,6 +89,18 @@ static inline struct xsk_buff_pool *xsk_zc_tx_pool(const struct xsk_zc_tx_ring *
 }
 
 /**
+ * xsk_zc_rx_hw_data - where the NIC wrote a received frame
+ * @xdp: the buffer
+ *
+ * Return: the first byte the NIC wrote: its inline metadata, if any, then
+ * the frame.
+ */
+static inline void *xsk_zc_rx_hw_data(const struct xdp_buff *xdp)
+{
+	return xdp->data_hard_start + XDP_PACKET_HEADROOM;
+}
+
+/**
  * xsk_zc_rx_take - detach the buffer at next_to_clean and advance
  * @rx: the ring
  *
@@ -190,7 +202,7 @@ __xsk_zc_rx_pass(struct xsk_zc_rx_ring *rx, struct napi_struct *napi,
 
 	/* populate may still read the buffer's inline metadata */
 	if (skb && hw->populate)
-		hw->populate(rx, skb, desc);
+		hw->populate(rx, skb, xdp, desc);
 	xsk_buff_free(xdp);
 	if (unlikely(!skb)) {
 		acc->drop++;

@@ -222,7 +222,11 @@ struct xsk_zc_rx_desc {
  * @xmit_flush: optional; ring the TX doorbell once after a poll with
  *	XDP_TX frames
  * @populate: optional; fill in checksum, hash or timestamp of an skb made
- *	for XDP_PASS or for another netdev; @desc->netdev is the skb's
+ *	for XDP_PASS or for another netdev; @desc->netdev is the skb's.
+ *	Runs before the stack's eth_type_trans() (skb->data at the MAC
+ *	header) and while @xdp, the buffer the skb was copied from, is still
+ *	the driver's: what the NIC wrote starts at xsk_zc_rx_hw_data(), even
+ *	when the program moved ``xdp->data``
  *
  * Always pass a pointer to a ``static const`` instance.
  */
@@ -235,6 +239,7 @@ struct xsk_zc_rx_hw {
 	bool (*xmit)(struct xsk_zc_rx_ring *rx, struct xdp_buff *xdp);
 	void (*xmit_flush)(struct xsk_zc_rx_ring *rx);
 	void (*populate)(struct xsk_zc_rx_ring *rx, struct sk_buff *skb,
+			 const struct xdp_buff *xdp,
 			 const struct xsk_zc_rx_desc *desc);
 };
 

@@ -178,8 +178,6 @@ static inline struct xdp_buff *tsnep_rx_zc_next(struct xsk_zc_rx_ring *zrx,
 
 	xdp = xsk_zc_rx_take(zrx);
 	rx->read = zrx->next_to_clean;
-	/* for populate: the RX metadata */
-	desc->hw_desc = xdp->data;
 
 	return xdp;
 }
@@ -206,14 +204,12 @@ static inline void tsnep_rx_zc_kick(struct xsk_zc_rx_ring *zrx, u32 ntu)
 
 static inline void tsnep_rx_zc_populate(struct xsk_zc_rx_ring *zrx,
 					struct sk_buff *skb,
+					const struct xdp_buff *xdp,
 					const struct xsk_zc_rx_desc *desc)
 {
 	struct tsnep_rx *rx = container_of(zrx, struct tsnep_rx, zrx);
-	const struct tsnep_rx_inline *rx_inline = desc->hw_desc;
+	const struct tsnep_rx_inline *rx_inline = xsk_zc_rx_hw_data(xdp);
 
-	/* The XSK buffer is back on the pool's free list, but nothing takes
-	 * it before the poll allocates again: its metadata is still there.
-	 */
 	if (rx->adapter->hwtstamp_config.rx_filter == HWTSTAMP_FILTER_ALL)
 		skb_hwtstamps(skb)->hwtstamp =
 			ns_to_ktime(__le64_to_cpu(rx_inline->timestamp));

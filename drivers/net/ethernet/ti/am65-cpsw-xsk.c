@@ -90,6 +90,7 @@ static void am65_cpsw_xsk_rx_fill(struct xsk_zc_rx_ring *rx, u32 idx,
 
 static void am65_cpsw_xsk_rx_populate(struct xsk_zc_rx_ring *rx,
 				      struct sk_buff *skb,
+				      const struct xdp_buff *xdp,
 				      const struct xsk_zc_rx_desc *d)
 {
 	struct am65_cpsw_ndev_priv *priv = am65_ndev_to_priv(d->netdev);

@@ -64,6 +64,7 @@ static bool igb_xsk_rx_xmit(struct xsk_zc_rx_ring *rx, struct xdp_buff *xdp)
 }
 
 static void igb_xsk_rx_populate(struct xsk_zc_rx_ring *rx, struct sk_buff *skb,
+				const struct xdp_buff *xdp,
 				const struct xsk_zc_rx_desc *desc)
 {
 	const union e1000_adv_rx_desc *d = desc->hw_desc;
