@@ -13,6 +13,8 @@
 #include <linux/filter.h>
 #include <linux/mman.h>
 #include <linux/net.h>
+#include <linux/pm_domain.h>
+#include <linux/pm_runtime.h>
 #include <linux/rtnetlink.h>
 #include <net/gro.h>
 #include <net/sock.h>
@@ -302,12 +304,16 @@ static void fake_queue_hw_stop(struct fake_queue *q)
 
 static struct xsk_zc_rx_ring *fake_op_rx_ring(struct net_device *dev, u32 qid)
 {
-	return &fake_nic_of(dev)->q[qid].zrx;
+	struct fake_nic *nic = fake_nic_of(dev);
+
+	return nic->rings_gone ? NULL : &nic->q[qid].zrx;
 }
 
 static struct xsk_zc_tx_ring *fake_op_tx_ring(struct net_device *dev, u32 qid)
 {
-	return &fake_nic_of(dev)->q[qid].ztx;
+	struct fake_nic *nic = fake_nic_of(dev);
+
+	return nic->rings_gone ? NULL : &nic->q[qid].ztx;
 }
 
 static int fake_op_prepare(struct net_device *dev, u32 qid,
@@ -321,16 +327,27 @@ static int fake_op_prepare(struct net_device *dev, u32 qid,
 
 static void fake_op_queue_stop(struct net_device *dev, u32 qid)
 {
-	struct fake_queue *q = &fake_nic_of(dev)->q[qid];
+	struct fake_nic *nic = fake_nic_of(dev);
+	struct fake_queue *q = &nic->q[qid];
 
+	/* igb would dereference a NULL ring here */
+	if (nic->rings_gone) {
+		nic->calls_without_rings++;
+		return;
+	}
 	q->stops++;
 	fake_queue_hw_stop(q);
 }
 
 static void fake_op_queue_start(struct net_device *dev, u32 qid)
 {
-	struct fake_queue *q = &fake_nic_of(dev)->q[qid];
+	struct fake_nic *nic = fake_nic_of(dev);
+	struct fake_queue *q = &nic->q[qid];
 
+	if (nic->rings_gone) {
+		nic->calls_without_rings++;
+		return;
+	}
 	q->starts++;
 	fake_queue_hw_start(q);
 }
@@ -338,8 +355,11 @@ static void fake_op_queue_start(struct net_device *dev, u32 qid)
 static struct napi_struct *fake_op_napi(struct net_device *dev, u32 qid,
 					bool tx)
 {
-	struct fake_queue *q = &fake_nic_of(dev)->q[qid];
+	struct fake_nic *nic = fake_nic_of(dev);
+	struct fake_queue *q = &nic->q[qid];
 
+	if (nic->rings_gone)
+		return NULL;
 	return tx ? &q->tx_napi : &q->rx_napi;
 }
 
@@ -381,11 +401,16 @@ static int fake_ndo_stop(struct net_device *dev)
 	struct fake_nic *nic = fake_nic_of(dev);
 	int i;
 
+	/* as __igb_close(): a suspended NIC is woken to be closed */
+	if (dev->dev.parent)
+		pm_runtime_get_sync(dev->dev.parent);
 	for (i = 0; i < FAKE_QUEUES; i++) {
 		fake_queue_hw_stop(&nic->q[i]);
 		xsk_zc_rx_ring_clean(&nic->q[i].zrx);
 		xdp_rxq_info_unreg(&nic->q[i].xdp_rxq);
 	}
+	if (dev->dev.parent)
+		pm_runtime_put(dev->dev.parent);
 	return 0;
 }
 
@@ -466,8 +491,67 @@ void fake_nic_new_rings(struct fake_nic *nic)
 	}
 }
 
-struct fake_nic *fake_nic_create(struct kunit *test,
-				 const struct xsk_zc_ops *ops)
+/* ---- runtime PM as igb does it: the rings go with the power ---- */
+
+static int fake_runtime_suspend(struct device *dma_dev)
+{
+	struct fake_nic *nic = dev_get_drvdata(dma_dev);
+	int i;
+
+	/* __igb_shutdown(): detach, close the queues, free the rings */
+	rtnl_lock();
+	netif_device_detach(nic->netdev);
+	for (i = 0; netif_running(nic->netdev) && i < FAKE_QUEUES; i++) {
+		struct fake_queue *q = &nic->q[i];
+
+		fake_queue_hw_stop(q);
+		xsk_zc_rx_ring_clean(&q->zrx);
+		xsk_zc_tx_complete(&q->ztx, q->ztx.in_flight);
+	}
+	nic->rings_gone = true;
+	rtnl_unlock();
+	nic->runtime_suspends++;
+	return 0;
+}
+
+static int fake_runtime_resume(struct device *dma_dev)
+{
+	struct fake_nic *nic = dev_get_drvdata(dma_dev);
+	int i;
+
+	/* __igb_resume(rpm = true): new rings, open; no RTNL taken */
+	fake_nic_new_rings(nic);
+	nic->rings_gone = false;
+	xsk_zc_rings_reattach(&nic->zc);
+	for (i = 0; netif_running(nic->netdev) && i < FAKE_QUEUES; i++)
+		fake_queue_hw_start(&nic->q[i]);
+	netif_device_attach(nic->netdev);
+	nic->runtime_resumes++;
+	return 0;
+}
+
+/* Only a link loss suspends igb; here only the test does. */
+static int fake_runtime_idle(struct device *dma_dev)
+{
+	return -EBUSY;
+}
+
+static struct dev_pm_domain fake_pm_domain = {
+	.ops = {
+		.runtime_suspend = fake_runtime_suspend,
+		.runtime_resume = fake_runtime_resume,
+		.runtime_idle = fake_runtime_idle,
+	},
+};
+
+static void fake_pm_disable(void *data)
+{
+	pm_runtime_disable(data);
+}
+
+static struct fake_nic *__fake_nic_create(struct kunit *test,
+					  const struct xsk_zc_ops *ops,
+					  bool pm)
 {
 	static atomic_t nics = ATOMIC_INIT(0);
 	struct net_device *dev;
@@ -488,6 +572,17 @@ struct fake_nic *fake_nic_create(struct kunit *test,
 
 	dev = alloc_etherdev_mqs(sizeof(nic), FAKE_QUEUES, FAKE_QUEUES);
 	KUNIT_ASSERT_NOT_NULL(test, dev);
+	if (pm) {
+		/* the PCI device of a NIC with runtime PM, active */
+		dev_set_drvdata(nic->dma_dev, nic);
+		dev_pm_domain_set(nic->dma_dev, &fake_pm_domain);
+		pm_runtime_set_active(nic->dma_dev);
+		pm_runtime_enable(nic->dma_dev);
+		err = kunit_add_action_or_reset(test, fake_pm_disable,
+						nic->dma_dev);
+		KUNIT_ASSERT_EQ(test, err, 0);
+		SET_NETDEV_DEV(dev, nic->dma_dev);
+	}
 	*(struct fake_nic **)netdev_priv(dev) = nic;
 	nic->netdev = dev;
 	dev->netdev_ops = &fake_netdev_ops;
@@ -521,6 +616,20 @@ struct fake_nic *fake_nic_create(struct kunit *test,
 	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, fake_nic_destroy,
 							nic), 0);
 	return nic;
+}
+
+struct fake_nic *fake_nic_create(struct kunit *test,
+				 const struct xsk_zc_ops *ops)
+{
+	return __fake_nic_create(test, ops, false);
+}
+
+/* The fake NIC as a runtime-PM device (pm_runtime_suspend(nic->dma_dev)
+ * frees its rings, a resume gives them back), with fake_ops.
+ */
+struct fake_nic *fake_nic_create_pm(struct kunit *test)
+{
+	return __fake_nic_create(test, &fake_ops, true);
 }
 
 void fake_nic_set_up(struct kunit *test, struct fake_nic *nic, bool up)

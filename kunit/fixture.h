@@ -85,6 +85,14 @@ struct fake_nic {
 	int prepare_err;
 	u32 prepares;
 	bool unregistered;
+
+	/* As igb after a runtime suspend or a reset that shrank the queues:
+	 * the rings are freed, the ops find none.
+	 */
+	bool rings_gone;
+	u32 calls_without_rings;	/* queue_stop/start on freed rings */
+	u32 runtime_suspends;
+	u32 runtime_resumes;
 };
 
 /* The user-space side of one AF_XDP socket bound to the fake NIC. */
@@ -113,6 +121,7 @@ struct fake_xsk_cfg {
 
 struct fake_nic *fake_nic_create(struct kunit *test,
 				 const struct xsk_zc_ops *ops);
+struct fake_nic *fake_nic_create_pm(struct kunit *test);
 void fake_nic_set_up(struct kunit *test, struct fake_nic *nic, bool up);
 void fake_nic_new_rings(struct fake_nic *nic);
 struct fake_xsk *fake_xsk_create(struct kunit *test);

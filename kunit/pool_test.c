@@ -5,6 +5,7 @@
  */
 
 #include <kunit/test.h>
+#include <linux/pm_runtime.h>
 #include <linux/rtnetlink.h>
 #include <net/xsk_buff_pool.h>
 
@@ -284,6 +285,151 @@ static void reattach_leaves_rings_that_kept_their_pool_alone(struct kunit *test)
 	xsk_zc_rings_reattach(&nic->zc);
 	KUNIT_EXPECT_EQ(test, fake_rx_posted(q), posted);
 	KUNIT_EXPECT_PTR_EQ(test, xsk_zc_rx_pool(&q->zrx), x->pool);
+}
+
+/* A reset that shrank the queues (igb's SR-IOV reinit) or a suspend
+ * freed the rings: the driver returned their buffers, its ops find none.
+ */
+static void free_the_rings(struct fake_nic *nic)
+{
+	int i;
+
+	for (i = 0; i < FAKE_QUEUES; i++) {
+		xsk_zc_rx_ring_clean(&nic->q[i].zrx);
+		xsk_zc_tx_complete(&nic->q[i].ztx, nic->q[i].ztx.in_flight);
+	}
+	nic->rings_gone = true;
+}
+
+static void setup_on_a_queue_without_rings_fails_with_enetdown(struct kunit *test)
+{
+	struct fake_nic *nic = fake_nic_create(test, &fake_ops);
+	struct xsk_buff_pool *pool;
+
+	fake_nic_set_up(test, nic, true);
+	pool = copy_mode_pool(test, nic, 0);
+	nic->rings_gone = true;
+	KUNIT_EXPECT_EQ(test, direct_setup(nic, pool, 1), -ENETDOWN);
+	KUNIT_EXPECT_FALSE(test, xsk_zc_queue_is_zc(&nic->zc, 1));
+	KUNIT_EXPECT_EQ(test, nic->calls_without_rings, 0);
+	KUNIT_EXPECT_NULL(test, pool->dma_pages);
+}
+
+static void teardown_of_a_queue_without_rings_only_clears_the_pool(struct kunit *test)
+{
+	struct fake_nic *nic;
+	struct fake_xsk *x = up_nic_and_socket(test, &nic);
+
+	KUNIT_ASSERT_EQ(test, fake_xsk_bind(x, nic, &zc_q1), 0);
+	free_the_rings(nic);
+	fake_xsk_unbind(x);
+	KUNIT_EXPECT_EQ(test, nic->calls_without_rings, 0);
+	KUNIT_EXPECT_FALSE(test, xsk_zc_queue_is_zc(&nic->zc, 1));
+	KUNIT_EXPECT_EQ(test, x->pool->free_list_cnt,
+			FAKE_RING - XSK_ZC_RX_RING_GAP);
+	KUNIT_EXPECT_NULL(test, x->pool->dma_pages);
+	/* the driver's new rings, for the fixture to close */
+	nic->rings_gone = false;
+	fake_nic_new_rings(nic);
+}
+
+static void reattach_leaves_a_queue_without_rings_bound(struct kunit *test)
+{
+	struct fake_nic *nic;
+	struct fake_xsk *x = up_nic_and_socket(test, &nic);
+
+	KUNIT_ASSERT_EQ(test, fake_xsk_bind(x, nic, &zc_q1), 0);
+	free_the_rings(nic);
+	xsk_zc_rings_reattach(&nic->zc);
+	KUNIT_EXPECT_TRUE(test, xsk_zc_queue_is_zc(&nic->zc, 1));
+	nic->rings_gone = false;
+	fake_xsk_unbind(x);
+	KUNIT_EXPECT_FALSE(test, xsk_zc_queue_is_zc(&nic->zc, 1));
+}
+
+static void wakeup_on_a_queue_without_rings_fails_with_enetdown(struct kunit *test)
+{
+	struct fake_nic *nic;
+	struct fake_xsk *x = up_nic_and_socket(test, &nic);
+
+	KUNIT_ASSERT_EQ(test, fake_xsk_bind(x, nic, &zc_q1), 0);
+	free_the_rings(nic);
+	KUNIT_EXPECT_EQ(test, xsk_zc_wakeup(&nic->zc, 1, XDP_WAKEUP_RX |
+					    XDP_WAKEUP_TX), -ENETDOWN);
+	nic->rings_gone = false;
+}
+
+static void wakeup_on_a_detached_netdev_fails_with_enetdown(struct kunit *test)
+{
+	struct fake_nic *nic;
+	struct fake_xsk *x = up_nic_and_socket(test, &nic);
+	u32 polls;
+
+	KUNIT_ASSERT_EQ(test, fake_xsk_bind(x, nic, &zc_q1), 0);
+	polls = nic->q[1].rx_napi_polls;
+	netif_device_detach(nic->netdev);	/* suspended, or being reset */
+	KUNIT_EXPECT_EQ(test, xsk_zc_wakeup(&nic->zc, 1, XDP_WAKEUP_RX),
+			-ENETDOWN);
+	KUNIT_EXPECT_EQ(test, nic->q[1].rx_napi_polls, polls);
+	netif_device_attach(nic->netdev);
+}
+
+static void setup_on_a_detached_netdev_leaves_its_queues_alone(struct kunit *test)
+{
+	struct fake_nic *nic;
+	struct fake_xsk *x = up_nic_and_socket(test, &nic);
+
+	netif_device_detach(nic->netdev);
+	KUNIT_EXPECT_EQ(test, fake_xsk_bind(x, nic, &zc_q1), 0);
+	KUNIT_EXPECT_EQ(test, nic->q[1].stops + nic->q[1].starts, 0);
+	netif_device_attach(nic->netdev);
+}
+
+/* A runtime-PM NIC that is up, and a socket with 32 frames offered. */
+static struct fake_xsk *up_pm_nic_and_socket(struct kunit *test,
+					     struct fake_nic **nic)
+{
+	struct fake_xsk *x;
+
+	*nic = fake_nic_create_pm(test);
+	fake_nic_set_up(test, *nic, true);
+	x = fake_xsk_create(test);
+	fake_fq_put(x, 32);
+	return x;
+}
+
+static void teardown_on_a_runtime_suspended_netdev_resumes_it_first(struct kunit *test)
+{
+	struct fake_nic *nic;
+	struct fake_xsk *x = up_pm_nic_and_socket(test, &nic);
+
+	KUNIT_ASSERT_EQ(test, fake_xsk_bind(x, nic, &zc_q1), 0);
+	/* no link for 5 s: igb's runtime suspend frees the rings */
+	KUNIT_ASSERT_EQ(test, pm_runtime_suspend(nic->dma_dev), 0);
+	KUNIT_ASSERT_TRUE(test, nic->rings_gone);
+	KUNIT_EXPECT_EQ(test, xsk_zc_wakeup(&nic->zc, 1, XDP_WAKEUP_TX),
+			-ENETDOWN);
+
+	fake_xsk_unbind(x);
+	KUNIT_EXPECT_EQ(test, nic->runtime_resumes, 1);
+	KUNIT_EXPECT_EQ(test, nic->calls_without_rings, 0);
+	KUNIT_EXPECT_FALSE(test, xsk_zc_queue_is_zc(&nic->zc, 1));
+	KUNIT_EXPECT_NULL(test, xsk_zc_rx_pool(&nic->q[1].zrx));
+	KUNIT_EXPECT_EQ(test, x->pool->free_list_cnt,
+			FAKE_RING - XSK_ZC_RX_RING_GAP);
+}
+
+static void setup_on_a_runtime_suspended_netdev_resumes_it_first(struct kunit *test)
+{
+	struct fake_nic *nic;
+	struct fake_xsk *x = up_pm_nic_and_socket(test, &nic);
+
+	KUNIT_ASSERT_EQ(test, pm_runtime_suspend(nic->dma_dev), 0);
+	KUNIT_EXPECT_EQ(test, fake_xsk_bind(x, nic, &zc_q1), 0);
+	KUNIT_EXPECT_EQ(test, nic->runtime_resumes, 1);
+	KUNIT_EXPECT_EQ(test, nic->calls_without_rings, 0);
+	KUNIT_EXPECT_EQ(test, fake_rx_posted(&nic->q[1]),
+			FAKE_RING - XSK_ZC_RX_RING_GAP);
 }
 
 static void failed_prepare_leaves_the_queue_untouched(struct kunit *test)
@@ -638,6 +784,14 @@ static struct kunit_case xsk_zc_pool_cases[] = {
 	KUNIT_CASE(setup_on_a_ring_another_netdev_holds_fails_with_ebusy),
 	KUNIT_CASE(reattach_gives_new_rings_their_pool_and_buffers_back),
 	KUNIT_CASE(reattach_leaves_rings_that_kept_their_pool_alone),
+	KUNIT_CASE(setup_on_a_queue_without_rings_fails_with_enetdown),
+	KUNIT_CASE(teardown_of_a_queue_without_rings_only_clears_the_pool),
+	KUNIT_CASE(reattach_leaves_a_queue_without_rings_bound),
+	KUNIT_CASE(wakeup_on_a_queue_without_rings_fails_with_enetdown),
+	KUNIT_CASE(wakeup_on_a_detached_netdev_fails_with_enetdown),
+	KUNIT_CASE(setup_on_a_detached_netdev_leaves_its_queues_alone),
+	KUNIT_CASE(teardown_on_a_runtime_suspended_netdev_resumes_it_first),
+	KUNIT_CASE(setup_on_a_runtime_suspended_netdev_resumes_it_first),
 	KUNIT_CASE(failed_prepare_leaves_the_queue_untouched),
 	KUNIT_CASE(failed_dma_map_leaves_the_queue_untouched),
 	KUNIT_CASE(failed_setup_can_be_retried),

@@ -8,6 +8,7 @@
  */
 
 #include <linux/module.h>
+#include <linux/pm_runtime.h>
 #include <linux/slab.h>
 #include <net/xsk_zc.h>
 
@@ -128,6 +129,7 @@ static int xsk_zc_validate(struct xsk_zc_dev *zc, struct xsk_buff_pool *pool,
 	const struct xsk_zc_ops *ops = zc->ops;
 	struct net_device *dev = zc->netdev;
 	struct xsk_zc_rx_ring *rx;
+	struct xsk_zc_tx_ring *tx;
 
 	if (!xsk_zc_qid_valid(zc, qid))
 		return xsk_zc_reject(zc, -EINVAL,
@@ -135,13 +137,16 @@ static int xsk_zc_validate(struct xsk_zc_dev *zc, struct xsk_buff_pool *pool,
 	if (xsk_zc_queue_is_zc(zc, qid))
 		return xsk_zc_reject(zc, -EBUSY,
 				     "queue already has a zero-copy pool");
+	rx = ops->rx_ring(dev, qid);
+	tx = ops->tx_ring(dev, qid);
+	if (!rx || !tx)
+		return xsk_zc_reject(zc, -ENETDOWN,
+				     "queue has no rings now");
 	/* A ring that several netdevs share takes one pool. */
-	if (xsk_zc_tx_pool(ops->tx_ring(dev, qid)))
+	if (xsk_zc_tx_pool(tx))
 		return xsk_zc_reject(zc, -EBUSY,
 				     "TX ring has the zero-copy pool of another netdev");
-
-	rx = ops->rx_ring(dev, qid);
-	if (!rx || !rx->count)
+	if (!rx->count)
 		return xsk_zc_reject(zc, -EINVAL,
 				     "queue has no RX ring");
 	if (xsk_zc_rx_pool(rx))
@@ -153,8 +158,14 @@ static int xsk_zc_validate(struct xsk_zc_dev *zc, struct xsk_buff_pool *pool,
 	return 0;
 }
 
+/* Whether setup must stop and restart the queue. A detached netdev
+ * (suspended, or being reset) has no running DMA, whatever
+ * netif_running() says.
+ */
 static bool xsk_zc_queue_running(struct xsk_zc_dev *zc, u32 qid)
 {
+	if (!netif_device_present(zc->netdev))
+		return false;
 	if (zc->ops->queue_running)
 		return zc->ops->queue_running(zc->netdev, qid);
 	return netif_running(zc->netdev);
@@ -177,21 +188,25 @@ static void xsk_zc_kick_napi(struct xsk_zc_dev *zc, u32 qid,
 	local_bh_enable();
 }
 
-static void xsk_zc_kick(struct xsk_zc_dev *zc, u32 qid, u32 flags)
+/* Returns -ENETDOWN, and kicks nothing, when the queue has no NAPI now
+ * (its rings are gone).
+ */
+static int xsk_zc_kick(struct xsk_zc_dev *zc, u32 qid, u32 flags)
 {
 	const struct xsk_zc_ops *ops = zc->ops;
-	struct napi_struct *rx_napi = NULL;
+	struct napi_struct *rx_napi, *tx_napi;
 
-	if (flags & XDP_WAKEUP_RX) {
-		rx_napi = ops->napi(zc->netdev, qid, false);
+	rx_napi = ops->napi(zc->netdev, qid, false);
+	tx_napi = ops->napi(zc->netdev, qid, true);
+	if (!rx_napi || !tx_napi)
+		return -ENETDOWN;
+
+	if (flags & XDP_WAKEUP_RX)
 		xsk_zc_kick_napi(zc, qid, rx_napi);
-	}
-	if (flags & XDP_WAKEUP_TX) {
-		struct napi_struct *tx_napi = ops->napi(zc->netdev, qid, true);
-
-		if (tx_napi != rx_napi)
-			xsk_zc_kick_napi(zc, qid, tx_napi);
-	}
+	if ((flags & XDP_WAKEUP_TX) &&
+	    (tx_napi != rx_napi || !(flags & XDP_WAKEUP_RX)))
+		xsk_zc_kick_napi(zc, qid, tx_napi);
+	return 0;
 }
 
 static int xsk_zc_pool_enable(struct xsk_zc_dev *zc, struct xsk_buff_pool *pool,
@@ -272,20 +287,27 @@ static int xsk_zc_pool_disable(struct xsk_zc_dev *zc, u32 qid)
 	tx = ops->tx_ring(dev, qid);
 	pool = zc->queues[qid].pool;
 
-	running = xsk_zc_queue_running(zc, qid);
+	/* Rings that are gone (a reset shrank the queues) cannot be stopped:
+	 * the driver returned their buffers and frames when it freed them.
+	 */
+	running = rx && tx && xsk_zc_queue_running(zc, qid);
 	if (running)
 		ops->queue_stop(dev, qid);
 	/* A wakeup or a busy poll on another CPU may still see the pool. */
 	synchronize_net();
 
-	WRITE_ONCE(rx->pool, NULL);
-	xsk_zc_rx_ring_clean(rx);
-	rx->bufs = NULL;
+	if (rx) {
+		WRITE_ONCE(rx->pool, NULL);
+		xsk_zc_rx_ring_clean(rx);
+		rx->bufs = NULL;
+	}
 	/* Give user space back the frames the NIC never completed. */
-	if (tx->in_flight)
-		xsk_tx_completed(pool, tx->in_flight);
-	tx->in_flight = 0;
-	WRITE_ONCE(tx->pool, NULL);
+	if (tx) {
+		if (tx->in_flight)
+			xsk_tx_completed(pool, tx->in_flight);
+		tx->in_flight = 0;
+		WRITE_ONCE(tx->pool, NULL);
+	}
 	WRITE_ONCE(zc->queues[qid].pool, NULL);
 	bufs = zc->queues[qid].rx_bufs;
 	zc->queues[qid].rx_bufs = NULL;
@@ -312,19 +334,39 @@ static int xsk_zc_pool_disable(struct xsk_zc_dev *zc, u32 qid)
  * waits for readers, clears the pool, frees the buffers on the ring,
  * completes the TX frames in flight, unmaps and restarts the queue.
  *
+ * It holds a runtime PM reference on the netdev's parent device
+ * throughout, as a driver's own close does: a driver whose runtime
+ * suspend frees the rings gets them back (xsk_zc_rings_reattach()) before
+ * the library looks at them, and cannot suspend under it. A queue whose
+ * ``ops->rx_ring`` or ``ops->tx_ring`` is NULL even so has no rings now:
+ * attaching fails, detaching only clears the pool.
+ *
  * Context: process context under RTNL, may sleep.
  * Return: 0, or a negative errno and nothing changed: -EINVAL (bad queue
  * id, frame too small, no pool to detach), -EBUSY (queue already
- * zero-copy, or its ring shared with another netdev that is), -ENOMEM,
- * or the error of ``ops->prepare`` or the DMA map.
+ * zero-copy, or its ring shared with another netdev that is), -ENETDOWN
+ * (the queue has no rings), -ENOMEM, or the error of ``ops->prepare`` or
+ * the DMA map.
  */
 int xsk_zc_pool_setup(struct xsk_zc_dev *zc, struct xsk_buff_pool *pool,
 		      u32 qid)
 {
+	struct device *parent = zc->netdev->dev.parent;
+	int err;
+
 	ASSERT_RTNL();
 
-	return pool ? xsk_zc_pool_enable(zc, pool, qid) :
-		      xsk_zc_pool_disable(zc, qid);
+	/* Its result does not matter: a device without runtime PM reports
+	 * an error and is powered; one that failed to resume has no rings,
+	 * which the ops then say.
+	 */
+	if (parent)
+		pm_runtime_get_sync(parent);
+	err = pool ? xsk_zc_pool_enable(zc, pool, qid) :
+		     xsk_zc_pool_disable(zc, qid);
+	if (parent)
+		pm_runtime_put(parent);
+	return err;
 }
 EXPORT_SYMBOL_GPL(xsk_zc_pool_setup);
 
@@ -339,11 +381,13 @@ EXPORT_SYMBOL_GPL(xsk_zc_pool_setup);
  * gets the queue's pool and buffer array back, and the pool points at
  * the new ring's rxq info. Rings that kept their pool are left alone.
  * The driver returns the buffers of a ring (xsk_zc_rx_ring_clean()) before
- * it frees the ring.
+ * it frees the ring. A queue whose rings are not there (the new scheme
+ * has fewer queues) keeps its pool, with no rings, until its socket goes.
  *
  * Context: process context, the rings stopped, serialized against
- * xsk_zc_pool_setup(): under RTNL, or with user space frozen (igb's
- * system resume takes RTNL only later).
+ * xsk_zc_pool_setup(): under RTNL, in a system resume (user space
+ * frozen), or in a runtime resume, which xsk_zc_pool_setup() excludes
+ * by holding a runtime PM reference (igb's runtime resume takes no RTNL).
  */
 void xsk_zc_rings_reattach(struct xsk_zc_dev *zc)
 {
@@ -372,7 +416,7 @@ void xsk_zc_rings_reattach(struct xsk_zc_dev *zc)
 			WRITE_ONCE(rx->pool, pool);
 		}
 		tx = ops->tx_ring(dev, qid);
-		if (!tx->pool) {
+		if (tx && !tx->pool) {
 			tx->in_flight = 0;
 			WRITE_ONCE(tx->pool, pool);
 		}
@@ -413,22 +457,24 @@ EXPORT_SYMBOL_GPL(xsk_zc_check_mtu);
  * Marks the queue's running NAPI as missed so it polls once more, or
  * schedules it (through ``ops->irq_raise`` when the driver has it).
  *
- * Return: 0, -ENETDOWN when the netdev is down, -ENXIO when the queue has
+ * Context: any context user space calls it from (under rcu_read_lock()
+ * in the core), never sleeps.
+ * Return: 0, -ENETDOWN when the netdev is down or detached (suspended,
+ * being reset) or the queue has no rings now, -ENXIO when the queue has
  * no pool, -EINVAL for a queue id beyond the device's queues.
  */
 int xsk_zc_wakeup(struct xsk_zc_dev *zc, u32 qid, u32 flags)
 {
 	struct net_device *dev = zc->netdev;
 
-	if (!netif_running(dev))
+	if (!netif_running(dev) || !netif_device_present(dev))
 		return -ENETDOWN;
 	if (!xsk_zc_qid_valid(zc, qid))
 		return -EINVAL;
 	if (!xsk_zc_queue_is_zc(zc, qid))
 		return -ENXIO;
 
-	xsk_zc_kick(zc, qid, flags);
-	return 0;
+	return xsk_zc_kick(zc, qid, flags);
 }
 EXPORT_SYMBOL_GPL(xsk_zc_wakeup);
 

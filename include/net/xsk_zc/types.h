@@ -122,8 +122,9 @@ struct xsk_zc_tx_ring {
  *	at @mtu, for NICs that size buffers in coarse steps. Without it,
  *	the pool's RX frame size. Setup and xsk_zc_check_mtu() require it
  *	to hold @mtu + @frame_overhead.
- * @rx_ring: the RX ring of a queue
- * @tx_ring: the TX ring of a queue
+ * @rx_ring: the RX ring of a queue; NULL while the queue has no rings
+ *	(freed by a suspend or a reset, or beyond the current queue count)
+ * @tx_ring: the TX ring of a queue; NULL while the queue has no rings
  * @prepare: optional; check that the queue can take @pool and describe
  *	its rings for it. Runs before the queue is stopped and may fail; it
  *	must not allocate, since nothing undoes it on a later failure.
@@ -131,12 +132,17 @@ struct xsk_zc_tx_ring {
  *	not fail. Only called while the netdev is running.
  * @queue_start: reconfigure the rings from what they hold now (pool or
  *	not), enable NAPI and the hardware; must not fail.
- * @napi: the NAPI instance serving RX (@tx false) or TX of a queue
+ * @napi: the NAPI instance serving RX (@tx false) or TX of a queue; NULL
+ *	while the queue has no rings. Called from wakeups without RTNL,
+ *	under rcu_read_lock(): the driver frees what it returns after an
+ *	RCU grace period (igb's kfree_rcu() of its q_vectors)
  * @irq_raise: optional; raise the interrupt of @napi instead of
  *	scheduling it from the caller's CPU
  * @queue_running: optional; whether the queue's DMA runs, so setup must
  *	stop and restart it. Without it, netif_running(): drivers whose DMA
- *	channels are shared by several netdevs need their own answer.
+ *	channels are shared by several netdevs need their own answer, and
+ *	so do drivers whose open can fail and leave NAPI disabled on a
+ *	running netdev. Never asked while the netdev is detached.
  */
 struct xsk_zc_ops {
 	u32 frame_overhead;
