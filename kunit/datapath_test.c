@@ -6,6 +6,8 @@
 
 #include <kunit/test.h>
 #include <linux/etherdevice.h>
+#include <linux/vmstat.h>
+#include <net/net_namespace.h>
 #include <net/xsk_buff_pool.h>
 
 #include "fixture.h"
@@ -425,6 +427,52 @@ static void rx_stats_count_packets_and_bytes(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, r.q->zrx.stats.bytes, 3 * 60 + 2 * 100);
 }
 
+/* A redirect to a netdev (devmap, cpumap, bpf_redirect()) copies the
+ * frame into a page first; an enqueue that fails must not leak it.
+ */
+static void failed_redirect_to_a_netdev_leaks_no_memory(struct kunit *test)
+{
+	struct rig r = rig_up(test, 32, true, 0);
+	struct bpf_prog *redirect = fake_prog_create(test, XDP_REDIRECT);
+	unsigned long before, after;
+	u32 i, frames = 0;
+
+	/* the loopback device has no ndo_xdp_xmit: -EOPNOTSUPP */
+	fake_prog_set_redirect_ifindex(redirect, init_net.loopback_dev->ifindex);
+	before = global_zone_page_state(NR_FREE_PAGES);
+	for (i = 0; i < 200; i++) {
+		receive_frames(r.q, 10, 60);
+		frames += fake_poll_rx(r.q, redirect, 64);
+	}
+	after = global_zone_page_state(NR_FREE_PAGES);
+	KUNIT_EXPECT_EQ(test, frames, 2000);
+	KUNIT_EXPECT_EQ(test, r.q->zrx.stats.drop, 2000);
+	KUNIT_EXPECT_EQ(test, fake_rx_posted(r.q), POSTED_FULL);
+	/* one page a frame if the copies leak; per-CPU lists hide a few */
+	KUNIT_EXPECT_LT(test, before > after ? before - after : 0, 500);
+}
+
+/* The buffer of a redirect the socket refused goes back to the pool, so
+ * the next refill takes it rather than a new one from the fill ring.
+ */
+static void failed_redirect_to_a_full_socket_returns_the_buffer(struct kunit *test)
+{
+	struct rig r = rig_up(test, 32, true, 1);	/* RX ring of one */
+	struct bpf_prog *redirect = fake_prog_create(test, XDP_REDIRECT);
+
+	fake_prog_set_redirect(redirect, r.x);
+	KUNIT_ASSERT_EQ(test, fake_fq_taken(r.x), POSTED_FULL);
+	receive_frames(r.q, 1, 60);
+	KUNIT_EXPECT_EQ(test, fake_poll_rx(r.q, redirect, 64), 1);
+	receive_frames(r.q, 1, 60);
+	KUNIT_EXPECT_EQ(test, fake_poll_rx(r.q, redirect, 64), 1);
+	KUNIT_EXPECT_EQ(test, r.q->zrx.stats.drop, 1);
+	KUNIT_EXPECT_EQ(test, fake_rx_count(r.x), 1);
+	KUNIT_EXPECT_EQ(test, fake_fq_taken(r.x), POSTED_FULL + 1);
+	KUNIT_EXPECT_EQ(test, r.x->pool->free_list_cnt, 0);
+	KUNIT_EXPECT_EQ(test, fake_rx_posted(r.q), POSTED_FULL);
+}
+
 static void stats_read_returns_a_copy_of_the_counters(struct kunit *test)
 {
 	struct rig r = rig_up(test, 32, true, 0);
@@ -650,6 +698,8 @@ static struct kunit_case xsk_zc_datapath_cases[] = {
 	KUNIT_CASE(poll_stops_at_the_budget),
 	KUNIT_CASE(frame_of_another_netdev_goes_to_its_stack_not_the_program),
 	KUNIT_CASE(rx_stats_count_packets_and_bytes),
+	KUNIT_CASE(failed_redirect_to_a_netdev_leaks_no_memory),
+	KUNIT_CASE(failed_redirect_to_a_full_socket_returns_the_buffer),
 	KUNIT_CASE(stats_read_returns_a_copy_of_the_counters),
 	KUNIT_CASE(ring_without_gap_is_filled_to_the_last_descriptor),
 	KUNIT_CASE(xmit_sends_the_socket_frames_with_their_dma_address),

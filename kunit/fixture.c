@@ -791,6 +791,12 @@ u32 fake_fq_put(struct fake_xsk *x, u32 n)
 	return n;
 }
 
+/* Fill ring entries the kernel has taken so far. */
+u32 fake_fq_taken(struct fake_xsk *x)
+{
+	return x->fq->cached_cons;
+}
+
 /* Takes everything off the completion ring; returns how much. */
 u32 fake_cq_take(struct fake_xsk *x)
 {
@@ -869,6 +875,7 @@ struct fake_prog_cfg {
 	u32 act;
 	u32 meta_len;
 	struct xdp_sock *redirect_to;
+	u32 redirect_ifindex;
 };
 
 static unsigned int fake_prog_run(const void *ctx, const struct bpf_insn *insn)
@@ -887,6 +894,15 @@ static unsigned int fake_prog_run(const void *ctx, const struct bpf_insn *insn)
 		ri->tgt_value = cfg->redirect_to;
 		ri->map_type = BPF_MAP_TYPE_XSKMAP;
 		ri->map_id = 0;
+	}
+	if (cfg->act == XDP_REDIRECT && cfg->redirect_ifindex) {
+		/* What bpf_redirect() leaves behind. */
+		struct bpf_redirect_info *ri = bpf_net_ctx_get_ri();
+
+		ri->tgt_index = cfg->redirect_ifindex;
+		ri->map_type = BPF_MAP_TYPE_UNSPEC;
+		ri->map_id = INT_MAX;
+		ri->flags = 0;
 	}
 	return cfg->act;
 }
@@ -917,6 +933,11 @@ struct bpf_prog *fake_prog_create(struct kunit *test, u32 act)
 void fake_prog_set_redirect(struct bpf_prog *prog, struct fake_xsk *x)
 {
 	((struct fake_prog_cfg *)prog->insnsi)->redirect_to = x->xs;
+}
+
+void fake_prog_set_redirect_ifindex(struct bpf_prog *prog, u32 ifindex)
+{
+	((struct fake_prog_cfg *)prog->insnsi)->redirect_ifindex = ifindex;
 }
 
 void fake_prog_set_meta(struct bpf_prog *prog, u32 meta_len)

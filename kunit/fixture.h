@@ -133,6 +133,7 @@ void fake_xsk_unbind(struct fake_xsk *x);
 void fake_xsk_release(struct fake_xsk *x);
 
 u32 fake_fq_put(struct fake_xsk *x, u32 n);
+u32 fake_fq_taken(struct fake_xsk *x);
 u32 fake_cq_take(struct fake_xsk *x);
 u32 fake_rx_count(struct fake_xsk *x);
 bool fake_rx_get(struct fake_xsk *x, struct xdp_desc *desc);
@@ -155,6 +156,7 @@ bool fake_poll_tx(struct fake_queue *q, u32 budget);
 
 struct bpf_prog *fake_prog_create(struct kunit *test, u32 act);
 void fake_prog_set_redirect(struct bpf_prog *prog, struct fake_xsk *x);
+void fake_prog_set_redirect_ifindex(struct bpf_prog *prog, u32 ifindex);
 void fake_prog_set_meta(struct bpf_prog *prog, u32 meta_len);
 
 extern const struct xsk_zc_ops fake_ops;

@@ -234,13 +234,16 @@ __xsk_zc_rx_one(struct xsk_zc_rx_ring *rx, struct napi_struct *napi,
 			acc->redirect++;
 			return false;
 		}
-		xsk_buff_free(xdp);
 		acc->drop++;
-		/* The socket's RX ring is full: stop here and let user space
-		 * wake us once it has made room.
+		/* -ENOBUFS: the socket's RX ring is full, and xsk_rcv_zc() has
+		 * freed the buffer. On any other error the buffer is ours.
 		 */
-		if (err == -ENOBUFS && xsk_uses_need_wakeup(rx->pool))
+		if (err != -ENOBUFS) {
+			xsk_buff_free(xdp);
+		} else if (xsk_uses_need_wakeup(rx->pool)) {
+			/* stop here, user space wakes us once it made room */
 			return true;
+		}
 		trace_xdp_exception(rx->netdev, prog, act);
 		return false;
 	}
