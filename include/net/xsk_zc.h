@@ -312,7 +312,7 @@ __xsk_zc_rx_keep_posted(struct xsk_zc_rx_ring *rx, struct xdp_buff *xdp,
  * With need_wakeup, a short refill or a full socket (``-ENOBUFS``, which
  * ends the poll) sets the RX need_wakeup flag and a good poll clears it.
  *
- * Return: the frames processed; @budget (stay scheduled) when the budget
+ * Return: the descriptors processed; @budget (stay scheduled) when the budget
  * ran out, or when the refill fell short and the socket does not use
  * need_wakeup: polling is then what refills the ring.
  */
@@ -323,23 +323,27 @@ static __always_inline int xsk_zc_rx_poll(struct xsk_zc_rx_ring *rx,
 {
 	struct xsk_zc_rx_stats acc = {};
 	bool stop = false, filled;
+	int done = 0;
 
-	while (acc.packets < budget) {
+	while (done < budget) {
 		struct xsk_zc_rx_desc desc = { .netdev = rx->netdev };
 		struct xdp_buff *xdp;
 
 		xdp = hw->next(rx, &desc);
 		if (!xdp)
 			break;
-		acc.packets++;
+		done++;
 
-		if (unlikely(desc.drop)) {
-			xsk_buff_free(xdp);
-			acc.drop++;
-			continue;
-		}
+		/* First: an error descriptor can hold the last posted buffer
+		 * as well as a good one can.
+		 */
 		if (unlikely(__xsk_zc_rx_keep_posted(rx, xdp, hw))) {
 			acc.fill_empty++;
+			continue;
+		}
+		if (unlikely(desc.drop)) {
+			xsk_buff_free(xdp);
+			acc.errors++;
 			continue;
 		}
 
@@ -347,6 +351,7 @@ static __always_inline int xsk_zc_rx_poll(struct xsk_zc_rx_ring *rx,
 		xdp->data += desc.offset;
 		xdp->data_meta = xdp->data;
 		xsk_buff_dma_sync_for_cpu(xdp);
+		acc.packets++;
 		acc.bytes += desc.len - desc.offset;
 
 		/* another port's frame: not for this netdev's program */
@@ -366,7 +371,7 @@ static __always_inline int xsk_zc_rx_poll(struct xsk_zc_rx_ring *rx,
 		hw->xmit_flush(rx);
 
 	filled = xsk_zc_rx_refill(rx, hw);
-	acc.alloc_fail = !filled;
+	acc.fill_short = !filled;
 
 	xsk_zc_rx_stats_add(rx, &acc);
 
@@ -375,11 +380,11 @@ static __always_inline int xsk_zc_rx_poll(struct xsk_zc_rx_ring *rx,
 			xsk_set_rx_need_wakeup(rx->pool);
 		else
 			xsk_clear_rx_need_wakeup(rx->pool);
-		return acc.packets;
+		return done;
 	}
 
 	/* Without need_wakeup a full socket does not end the poll. */
-	return filled ? acc.packets : budget;
+	return filled ? done : budget;
 }
 
 /* Fills up to @budget descriptors, keeping @tx->reserve free; the caller
@@ -388,8 +393,7 @@ static __always_inline int xsk_zc_rx_poll(struct xsk_zc_rx_ring *rx,
  */
 static __always_inline u32 __xsk_zc_tx_fill(struct xsk_zc_tx_ring *tx,
 					    u32 *budget,
-					    const struct xsk_zc_tx_hw *hw,
-					    u32 *bytes)
+					    const struct xsk_zc_tx_hw *hw)
 {
 	struct xsk_buff_pool *pool = tx->pool;
 	struct xdp_desc *descs = pool->tx_descs;
@@ -404,7 +408,6 @@ static __always_inline u32 __xsk_zc_tx_fill(struct xsk_zc_tx_ring *tx,
 
 		xsk_buff_raw_dma_sync_for_device(pool, dma, descs[i].len);
 		hw->fill(tx, &descs[i], dma);
-		*bytes += descs[i].len;
 	}
 	if (n && hw->kick)
 		hw->kick(tx);
@@ -429,21 +432,16 @@ static __always_inline bool xsk_zc_tx_xmit(struct xsk_zc_tx_ring *tx,
 					   u32 budget,
 					   const struct xsk_zc_tx_hw *hw)
 {
-	u32 n, bytes = 0;
+	u32 n;
 
 	if (tx->txq) {
 		__netif_tx_lock(tx->txq, smp_processor_id());
 		txq_trans_cond_update(tx->txq);
-		n = __xsk_zc_tx_fill(tx, &budget, hw, &bytes);
+		n = __xsk_zc_tx_fill(tx, &budget, hw);
 		__netif_tx_unlock(tx->txq);
 	} else {
-		n = __xsk_zc_tx_fill(tx, &budget, hw, &bytes);
+		n = __xsk_zc_tx_fill(tx, &budget, hw);
 	}
-
-	u64_stats_update_begin(&tx->syncp);
-	tx->packets += n;
-	tx->bytes += bytes;
-	u64_stats_update_end(&tx->syncp);
 
 	if (xsk_uses_need_wakeup(tx->pool))
 		xsk_set_tx_need_wakeup(tx->pool);

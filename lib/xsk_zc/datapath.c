@@ -50,7 +50,6 @@ void xsk_zc_tx_ring_init(struct xsk_zc_tx_ring *tx, struct net_device *dev,
 	tx->qid = qid;
 	tx->reserve = reserve;
 	tx->txq = shared_with_stack ? netdev_get_tx_queue(dev, qid) : NULL;
-	u64_stats_init(&tx->syncp);
 }
 EXPORT_SYMBOL_GPL(xsk_zc_tx_ring_init);
 
@@ -144,7 +143,8 @@ void xsk_zc_rx_stats_add(struct xsk_zc_rx_ring *rx,
 	s->xdp_tx += acc->xdp_tx;
 	s->pass += acc->pass;
 	s->drop += acc->drop;
-	s->alloc_fail += acc->alloc_fail;
+	s->errors += acc->errors;
+	s->fill_short += acc->fill_short;
 	s->fill_empty += acc->fill_empty;
 	u64_stats_update_end(&s->syncp);
 }
@@ -171,7 +171,8 @@ void xsk_zc_rx_stats_read(struct xsk_zc_rx_ring *rx,
 		out->xdp_tx = s->xdp_tx;
 		out->pass = s->pass;
 		out->drop = s->drop;
-		out->alloc_fail = s->alloc_fail;
+		out->errors = s->errors;
+		out->fill_short = s->fill_short;
 		out->fill_empty = s->fill_empty;
 	} while (u64_stats_fetch_retry(&s->syncp, start));
 }

@@ -18,15 +18,18 @@
 
 /**
  * struct xsk_zc_rx_stats - per-queue RX counters, updated once per poll
- * @packets: frames received
- * @bytes: bytes received
+ * @packets: frames received and handed to the program or the stack, as
+ *	a netdev's rx_packets counts them: not @errors or @fill_empty
+ * @bytes: bytes of @packets, inline metadata not included
  * @redirect: frames redirected (XDP_REDIRECT, usually into the socket)
  * @xdp_tx: frames sent back out with XDP_TX
  * @pass: frames copied into an skb for the stack
- * @drop: frames dropped: XDP_DROP, XDP_ABORTED, failed redirect or TX,
- *	error descriptors
- * @alloc_fail: polls that could not fill the whole ring deficit
- * @fill_empty: frames dropped to keep one buffer on an empty ring
+ * @drop: frames of @packets dropped: XDP_DROP, XDP_ABORTED, a failed
+ *	redirect or XDP_TX, no memory for the skb
+ * @errors: descriptors the NIC reported an error in, dropped unseen
+ * @fill_short: polls that left descriptors without a buffer because the
+ *	fill ring ran short (user space, not memory: no allocation failed)
+ * @fill_empty: frames dropped unseen to keep one buffer on an empty ring
  * @syncp: protects the counters for 32-bit readers
  */
 struct xsk_zc_rx_stats {
@@ -36,7 +39,8 @@ struct xsk_zc_rx_stats {
 	u64 xdp_tx;
 	u64 pass;
 	u64 drop;
-	u64 alloc_fail;
+	u64 errors;
+	u64 fill_short;
 	u64 fill_empty;
 	struct u64_stats_sync syncp;
 };
@@ -92,10 +96,8 @@ struct xsk_zc_rx_ring {
  *	only carries XDP frames.
  * @reserve: descriptors kept free for the stack's skb path (an skb with
  *	all its fragments must still fit: MAX_SKB_FRAGS + 1 is typical)
- * @in_flight: zero-copy frames on the ring, not yet completed
- * @packets: frames sent
- * @bytes: bytes sent
- * @syncp: protects @packets and @bytes for 32-bit readers
+ * @in_flight: zero-copy frames on the ring, not yet completed. The driver
+ *	counts the frames it sends where it counts its others, at completion.
  * @netdev: the owning netdev
  * @qid: queue index
  */
@@ -105,9 +107,6 @@ struct xsk_zc_tx_ring {
 	struct netdev_queue *txq;
 	u32 reserve;
 	u32 in_flight;
-	u64 packets;
-	u64 bytes;
-	struct u64_stats_sync syncp;
 
 	/* slow */
 	struct net_device *netdev;
