@@ -656,6 +656,45 @@ static void xmit_sets_tx_need_wakeup(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, fake_tx_needs_wakeup(r.x));
 }
 
+static void xmit_without_carrier_sends_nothing_and_asks_for_a_kick(struct kunit *test)
+{
+	struct rig r = rig_up(test, 32, true, 0);
+
+	netif_carrier_off(r.nic->netdev);
+	xsk_clear_tx_need_wakeup(r.x->pool);
+	fake_tx_put(r.x, 5, 64);
+	KUNIT_EXPECT_TRUE(test, fake_poll_tx(r.q, 64));
+	KUNIT_EXPECT_EQ(test, r.q->tx_used, 0);
+	KUNIT_EXPECT_EQ(test, r.q->ztx.in_flight, 0);
+	KUNIT_EXPECT_TRUE(test, fake_tx_needs_wakeup(r.x));
+}
+
+static void xmit_sends_again_once_the_carrier_is_back(struct kunit *test)
+{
+	struct rig r = rig_up(test, 32, true, 0);
+
+	netif_carrier_off(r.nic->netdev);
+	fake_tx_put(r.x, 5, 64);
+	fake_poll_tx(r.q, 64);
+	netif_carrier_on(r.nic->netdev);
+	fake_poll_tx(r.q, 64);
+	KUNIT_EXPECT_EQ(test, r.q->tx_used, 5);
+}
+
+static void xmit_on_a_stopped_queue_sends_nothing(struct kunit *test)
+{
+	struct rig r = rig_up(test, 32, true, 0);
+	struct netdev_queue *txq = netdev_get_tx_queue(r.nic->netdev, 1);
+
+	netif_tx_stop_queue(txq);
+	fake_tx_put(r.x, 5, 64);
+	KUNIT_EXPECT_TRUE(test, fake_poll_tx(r.q, 64));
+	KUNIT_EXPECT_EQ(test, r.q->tx_used, 0);
+	netif_tx_wake_queue(txq);
+	fake_poll_tx(r.q, 64);
+	KUNIT_EXPECT_EQ(test, r.q->tx_used, 5);
+}
+
 static void xmit_on_a_shared_ring_feeds_the_hang_detector(struct kunit *test)
 {
 	struct rig r = rig_up(test, 32, true, 0);
@@ -755,6 +794,9 @@ static struct kunit_case xsk_zc_datapath_cases[] = {
 	KUNIT_CASE(xmit_with_budget_beyond_the_ring_is_capped),
 	KUNIT_CASE(xmit_with_fewer_free_than_the_reserve_does_not_underflow),
 	KUNIT_CASE(xmit_sets_tx_need_wakeup),
+	KUNIT_CASE(xmit_without_carrier_sends_nothing_and_asks_for_a_kick),
+	KUNIT_CASE(xmit_sends_again_once_the_carrier_is_back),
+	KUNIT_CASE(xmit_on_a_stopped_queue_sends_nothing),
 	KUNIT_CASE(xmit_on_a_shared_ring_feeds_the_hang_detector),
 	KUNIT_CASE(completion_posts_zero_copy_frames_to_the_completion_ring),
 	KUNIT_CASE(completion_sets_tx_need_wakeup),

@@ -423,23 +423,34 @@ static __always_inline u32 __xsk_zc_tx_fill(struct xsk_zc_tx_ring *tx,
  *
  * Sends at most @budget frames and never more than the free descriptors
  * minus @tx->reserve. On a ring shared with the stack it runs under the
- * queue's lock and feeds the queue's hang detector.
+ * queue's lock and feeds the queue's hang detector. Sends nothing
+ * without carrier, or while the stack's queue is stopped or frozen: a
+ * NIC without link does not complete, and frames left on its ring make
+ * the driver's hang check reset it over and over. With need_wakeup,
+ * user space is asked to kick again.
  *
  * Return: true when the work is done (fewer frames than allowed were
- * waiting, or the ring is full and its completion will call again).
+ * waiting, the ring is full and its completion will call again, or
+ * the queue may not send now).
  */
 static __always_inline bool xsk_zc_tx_xmit(struct xsk_zc_tx_ring *tx,
 					   u32 budget,
 					   const struct xsk_zc_tx_hw *hw)
 {
-	u32 n;
+	u32 n = 0;
 
-	if (tx->txq) {
+	if (unlikely(!netif_carrier_ok(tx->netdev)))
+		budget = 0;
+	if (tx->txq && budget) {
 		__netif_tx_lock(tx->txq, smp_processor_id());
-		txq_trans_cond_update(tx->txq);
-		n = __xsk_zc_tx_fill(tx, &budget, hw);
+		if (unlikely(netif_xmit_frozen_or_stopped(tx->txq))) {
+			budget = 0;
+		} else {
+			txq_trans_cond_update(tx->txq);
+			n = __xsk_zc_tx_fill(tx, &budget, hw);
+		}
 		__netif_tx_unlock(tx->txq);
-	} else {
+	} else if (budget) {
 		n = __xsk_zc_tx_fill(tx, &budget, hw);
 	}
 
