@@ -386,17 +386,28 @@ static void error_descriptor_is_dropped_without_running_the_program(struct kunit
 	KUNIT_EXPECT_EQ(test, r.q->zrx.stats.errors, 1);
 }
 
+/* A program redirecting to the rig's socket, on a ring that keeps its
+ * last buffer posted.
+ */
+static struct bpf_prog *redirect_keeping_one_posted(struct kunit *test,
+						    struct rig *r)
+{
+	struct bpf_prog *redirect = fake_prog_create(test, XDP_REDIRECT);
+
+	fake_prog_set_redirect(redirect, r->x);
+	r->q->zrx.keep_one_posted = true;
+	return redirect;
+}
+
 /* keep_one_posted exists for the last buffer on the ring, whatever the
  * NIC wrote into it.
  */
 static void error_descriptor_in_the_last_buffer_keeps_it_posted(struct kunit *test)
 {
 	struct rig r = rig_up(test, POSTED_FULL, true, 0);
-	struct bpf_prog *redirect = fake_prog_create(test, XDP_REDIRECT);
+	struct bpf_prog *redirect = redirect_keeping_one_posted(test, &r);
 	u8 frame[60] = {};
 
-	fake_prog_set_redirect(redirect, r.x);
-	r.q->zrx.keep_one_posted = true;
 	receive_frames(r.q, POSTED_FULL - 1, 60);
 	fake_nic_receive(r.q, frame, sizeof(frame), true);
 	KUNIT_EXPECT_EQ(test, fake_poll_rx(r.q, redirect, 64), POSTED_FULL);
@@ -450,11 +461,9 @@ static void rx_stats_count_packets_and_bytes(struct kunit *test)
 static void rx_stats_count_neither_errors_nor_kept_buffers_as_packets(struct kunit *test)
 {
 	struct rig r = rig_up(test, POSTED_FULL, true, 0);
-	struct bpf_prog *redirect = fake_prog_create(test, XDP_REDIRECT);
+	struct bpf_prog *redirect = redirect_keeping_one_posted(test, &r);
 	u8 frame[60] = {};
 
-	fake_prog_set_redirect(redirect, r.x);
-	r.q->zrx.keep_one_posted = true;
 	fake_nic_receive(r.q, frame, sizeof(frame), true);
 	receive_frames(r.q, POSTED_FULL - 1, 60);
 	KUNIT_EXPECT_EQ(test, fake_poll_rx(r.q, redirect, 64), POSTED_FULL);

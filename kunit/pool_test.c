@@ -13,17 +13,23 @@
 
 static const struct fake_xsk_cfg zc_q1 = { .qid = 1, .need_wakeup = true };
 
-/* A NIC that is up, and a socket with 32 frames on its fill ring. */
-static struct fake_xsk *up_nic_and_socket(struct kunit *test,
-					  struct fake_nic **nic)
+/* @nic up, and a socket with 32 frames on its fill ring. */
+static struct fake_xsk *socket_on_up_nic(struct kunit *test,
+					 struct fake_nic *nic)
 {
 	struct fake_xsk *x;
 
-	*nic = fake_nic_create(test, &fake_ops);
-	fake_nic_set_up(test, *nic, true);
+	fake_nic_set_up(test, nic, true);
 	x = fake_xsk_create(test);
 	fake_fq_put(x, 32);
 	return x;
+}
+
+static struct fake_xsk *up_nic_and_socket(struct kunit *test,
+					  struct fake_nic **nic)
+{
+	*nic = fake_nic_create(test, &fake_ops);
+	return socket_on_up_nic(test, *nic);
 }
 
 static void zc_bind_marks_only_that_queue_zero_copy(struct kunit *test)
@@ -385,17 +391,12 @@ static void setup_on_a_detached_netdev_leaves_its_queues_alone(struct kunit *tes
 	netif_device_attach(nic->netdev);
 }
 
-/* A runtime-PM NIC that is up, and a socket with 32 frames offered. */
+/* The same with a NIC that has runtime PM. */
 static struct fake_xsk *up_pm_nic_and_socket(struct kunit *test,
 					     struct fake_nic **nic)
 {
-	struct fake_xsk *x;
-
 	*nic = fake_nic_create_pm(test);
-	fake_nic_set_up(test, *nic, true);
-	x = fake_xsk_create(test);
-	fake_fq_put(x, 32);
-	return x;
+	return socket_on_up_nic(test, *nic);
 }
 
 static void teardown_on_a_runtime_suspended_netdev_resumes_it_first(struct kunit *test)
