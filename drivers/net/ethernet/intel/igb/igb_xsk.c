@@ -168,15 +168,30 @@ u32 igb_xsk_rx_buf_len(struct net_device *dev, struct xsk_buff_pool *pool,
 	return ALIGN_DOWN(frame, 1024);
 }
 
+/* The rings of a queue, or NULL while it has none: igb frees them with
+ * its queue vectors (runtime suspend, SR-IOV reinit, the MSI fallback of
+ * open) and the queue count of the next interrupt scheme may be lower.
+ * The library then treats the queue as one without rings. ndo_xsk_wakeup
+ * calls in under RCU only: the vectors are freed after a grace period.
+ */
+static struct igb_ring *igb_xsk_ring(struct net_device *dev, u32 qid, bool tx)
+{
+	struct igb_adapter *adapter = netdev_priv(dev);
+
+	if (tx)
+		return qid < READ_ONCE(adapter->num_tx_queues) ?
+		       READ_ONCE(adapter->tx_ring[qid]) : NULL;
+	return qid < READ_ONCE(adapter->num_rx_queues) ?
+	       READ_ONCE(adapter->rx_ring[qid]) : NULL;
+}
+
 /* Described anew while not zero-copy: a ring resize may have changed it */
 static struct xsk_zc_rx_ring *igb_xsk_rx_ring(struct net_device *dev, u32 qid)
 {
-	struct igb_adapter *adapter = netdev_priv(dev);
-	struct igb_ring *ring;
+	struct igb_ring *ring = igb_xsk_ring(dev, qid, false);
 
-	if (qid >= adapter->num_rx_queues)
+	if (!ring)
 		return NULL;
-	ring = adapter->rx_ring[qid];
 	if (!xsk_zc_rx_pool(&ring->zrx))
 		xsk_zc_rx_ring_init(&ring->zrx, dev, qid, ring->count,
 				    &ring->xdp_rxq);
@@ -185,9 +200,9 @@ static struct xsk_zc_rx_ring *igb_xsk_rx_ring(struct net_device *dev, u32 qid)
 
 static struct xsk_zc_tx_ring *igb_xsk_tx_ring(struct net_device *dev, u32 qid)
 {
-	struct igb_adapter *adapter = netdev_priv(dev);
+	struct igb_ring *ring = igb_xsk_ring(dev, qid, true);
 
-	return &adapter->tx_ring[qid]->ztx;
+	return ring ? &ring->ztx : NULL;
 }
 
 /* igb_down() for one queue pair: NAPI, then the stack, then the DMA */
@@ -243,9 +258,9 @@ static void igb_xsk_queue_start(struct net_device *dev, u32 qid)
 static struct napi_struct *igb_xsk_napi(struct net_device *dev, u32 qid,
 					bool tx)
 {
-	struct igb_adapter *adapter = netdev_priv(dev);
+	struct igb_ring *ring = igb_xsk_ring(dev, qid, tx);
 
-	return &(tx ? adapter->tx_ring : adapter->rx_ring)[qid]->q_vector->napi;
+	return ring ? &ring->q_vector->napi : NULL;
 }
 
 /* A software interrupt runs NAPI on the CPU the queue's vector is on */
@@ -277,5 +292,8 @@ int igb_xsk_wakeup(struct net_device *dev, u32 qid, u32 flags)
 {
 	struct igb_adapter *adapter = netdev_priv(dev);
 
+	/* down, resetting or suspended: NAPI is off, the vectors may be gone */
+	if (test_bit(__IGB_DOWN, &adapter->state))
+		return -ENETDOWN;
 	return xsk_zc_wakeup(&adapter->xsk_zc, qid, flags);
 }
