@@ -263,6 +263,21 @@ static struct napi_struct *igb_xsk_napi(struct net_device *dev, u32 qid,
 	return ring ? &ring->q_vector->napi : NULL;
 }
 
+/* Whether the queue pair must be stopped for a pool change. A netdev that
+ * still runs after a failed open (queue or SR-IOV reinit) has its NAPI
+ * disabled and no descriptor rings: queue_stop would wait in
+ * napi_disable() forever. igb_open() then starts the ring with the pool.
+ * A queue beyond the count of an MSI fallback has no rings to stop.
+ */
+static bool igb_xsk_queue_running(struct net_device *dev, u32 qid)
+{
+	struct igb_adapter *adapter = netdev_priv(dev);
+
+	return netif_running(dev) && netif_device_present(dev) &&
+	       !test_bit(__IGB_DOWN, &adapter->state) &&
+	       igb_xsk_ring(dev, qid, false) && igb_xsk_ring(dev, qid, true);
+}
+
 /* A software interrupt runs NAPI on the CPU the queue's vector is on */
 static void igb_xsk_irq_raise(struct net_device *dev, u32 qid,
 			      struct napi_struct *napi)
@@ -286,6 +301,7 @@ const struct xsk_zc_ops igb_xsk_ops = {
 	.queue_start = igb_xsk_queue_start,
 	.napi = igb_xsk_napi,
 	.irq_raise = igb_xsk_irq_raise,
+	.queue_running = igb_xsk_queue_running,
 };
 
 int igb_xsk_wakeup(struct net_device *dev, u32 qid, u32 flags)
