@@ -20,6 +20,14 @@ static struct xdp_buff *igb_xsk_rx_next(struct xsk_zc_rx_ring *rx,
 
 	desc->len = le16_to_cpu(d->wb.upper.length);
 	desc->offset = (staterr & E1000_RXDADV_STAT_TSIP) ? IGB_TS_HDR_LEN : 0;
+	/* 82576 latches one timestamp in registers and stamps no other frame
+	 * until they are read: read them now, whatever the verdict.
+	 */
+	if ((staterr & (E1000_RXDADV_STAT_TS | E1000_RXDADV_STAT_TSIP)) ==
+	    E1000_RXDADV_STAT_TS) {
+		ring->xsk_hwts.hwtstamp = 0;
+		igb_ptp_rx_rgtstamp(ring->q_vector, &ring->xsk_hwts);
+	}
 	/* A frame larger than the buffer spans descriptors: drop every part */
 	desc->drop = ring->xsk_discard || !eop ||
 		     ((staterr & E1000_RXDEXT_ERR_FRAME_ERR_MASK) &&
@@ -63,16 +71,23 @@ static bool igb_xsk_rx_xmit(struct xsk_zc_rx_ring *rx, struct xdp_buff *xdp)
 	return true;
 }
 
+/* An XDP_PASS copy gets what igb_clean_rx_irq() gives its skbs */
 static void igb_xsk_rx_populate(struct xsk_zc_rx_ring *rx, struct sk_buff *skb,
 				const struct xdp_buff *xdp,
 				const struct xsk_zc_rx_desc *desc)
 {
+	struct igb_ring *ring = igb_of_zrx(rx);
 	const union e1000_adv_rx_desc *d = desc->hw_desc;
+	ktime_t ts;
 
-	if (d->wb.upper.status_error & cpu_to_le32(E1000_RXD_STAT_VP))
-		__vlan_hwaccel_put_tag(skb, htons(ETH_P_8021Q),
-				       le16_to_cpu(d->wb.upper.vlan));
-	skb_record_rx_queue(skb, rx->qid);
+	if (igb_test_staterr(d, E1000_RXDADV_STAT_TSIP)) {
+		if (igb_ptp_rx_pktstamp(ring->q_vector, xsk_zc_rx_hw_data(xdp),
+					&ts))
+			skb_hwtstamps(skb)->hwtstamp = ts;
+	} else if (igb_test_staterr(d, E1000_RXDADV_STAT_TS)) {
+		*skb_hwtstamps(skb) = ring->xsk_hwts;
+	}
+	igb_rx_skb_fields(ring, d, skb);
 }
 
 static const struct xsk_zc_rx_hw igb_xsk_rx_hw = {
