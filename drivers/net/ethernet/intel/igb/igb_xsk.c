@@ -169,18 +169,53 @@ void igb_xsk_rx_start(struct igb_ring *ring)
 	xsk_zc_rx_start(&ring->zrx, &igb_xsk_rx_hw);
 }
 
-/* igb sizes RX buffers in 1 KB steps. The NIC takes no frame longer than
- * RLPML: if that fits the XSK frame, rounding up is safe. Else round down;
- * a frame that spans buffers is then dropped.
+/* igb sizes RX buffers in 1 KB steps (SRRCTL.BSIZEPKT) and may fill the
+ * whole buffer, so rounding the XSK frame up to the next step is safe only
+ * while nothing longer than the frame reaches the buffer. igb_rlpml()
+ * makes RLPML the largest frame of the MTU while a queue is zero-copy: if
+ * that, and the timestamp header of 82580 and later, fits in the XSK frame,
+ * round up (2 KB chunks work up to MTU 1766, xskxceiver's 1518 included).
+ * RXALL stores frames longer than RLPML too, and with VFs RLPML stays at
+ * the jumbo size: then round down, and a longer frame spans buffers and is
+ * dropped. igb_fix_features() keeps RXALL off while a queue is zero-copy,
+ * SR-IOV changes are refused then, and an MTU change asks here again.
  */
-u32 igb_xsk_rx_buf_len(struct net_device *dev, struct xsk_buff_pool *pool,
-		       unsigned int mtu)
+static u32 igb_xsk_srrctl_len(struct net_device *dev,
+			      struct xsk_buff_pool *pool, unsigned int mtu)
 {
+	struct igb_adapter *adapter = netdev_priv(dev);
 	u32 frame = xsk_pool_get_rx_frame_size(pool);
+	u32 longest = mtu + IGB_ETH_PKT_HDR_PAD;
 
-	if (igb_rlpml(netdev_priv(dev), mtu + IGB_ETH_PKT_HDR_PAD) <= frame)
+	if (adapter->hw.mac.type >= e1000_82580)
+		longest += IGB_TS_HDR_LEN;
+	if (!(dev->features & NETIF_F_RXALL) &&
+	    !adapter->vfs_allocated_count && longest <= frame)
 		return ALIGN(frame, 1024);
 	return ALIGN_DOWN(frame, 1024);
+}
+
+/* SRRCTL's packet buffer size for a zero-copy ring */
+u32 igb_xsk_srrctl_bsizepkt(struct igb_ring *ring)
+{
+	u32 len = igb_xsk_srrctl_len(ring->netdev, ring->zrx.pool,
+				     ring->netdev->mtu);
+
+	return len >> E1000_SRRCTL_BSIZEPKT_SHIFT;
+}
+
+/* What a buffer holds of the frame: 82580 and later put a timestamp
+ * header in front of it.
+ */
+static u32 igb_xsk_rx_buf_len(struct net_device *dev,
+			      struct xsk_buff_pool *pool, unsigned int mtu)
+{
+	struct igb_adapter *adapter = netdev_priv(dev);
+	u32 len = igb_xsk_srrctl_len(dev, pool, mtu);
+
+	if (adapter->hw.mac.type >= e1000_82580)
+		len -= IGB_TS_HDR_LEN;
+	return len;
 }
 
 /* The rings of a queue, or NULL while it has none: igb frees them with
@@ -252,7 +287,10 @@ static void igb_xsk_queue_start(struct net_device *dev, u32 qid)
 	struct igb_adapter *adapter = netdev_priv(dev);
 	struct igb_ring *rx = adapter->rx_ring[qid];
 	struct igb_ring *tx = adapter->tx_ring[qid];
+	struct e1000_hw *hw = &adapter->hw;
 
+	/* before the ring runs: tight while a queue is zero-copy */
+	wr32(E1000_RLPML, igb_rlpml(adapter, adapter->max_frame_size));
 	igb_configure_tx_ring(adapter, tx);
 	igb_configure_rx_ring(adapter, rx);
 	igb_xsk_rx_start(rx);
