@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /* igb: AF_XDP zero-copy RX and TX on the xsk_zc helpers */
 
+#include <linux/iopoll.h>
+
 #include "igb.h"
 
 #define igb_of_zrx(rx)	container_of(rx, struct igb_ring, zrx)
@@ -169,6 +171,16 @@ void igb_xsk_rx_start(struct igb_ring *ring)
 	xsk_zc_rx_start(&ring->zrx, &igb_xsk_rx_hw);
 }
 
+/* Describes the RX ring to the library where it gets its size: when its
+ * vector is allocated and when ethtool -G resizes it (never while the
+ * queue is zero-copy).
+ */
+void igb_xsk_rx_ring_resized(struct igb_ring *ring)
+{
+	xsk_zc_rx_ring_init(&ring->zrx, ring->netdev, ring->queue_index,
+			    ring->count, &ring->xdp_rxq);
+}
+
 /* igb sizes RX buffers in 1 KB steps (SRRCTL.BSIZEPKT) and may fill the
  * whole buffer, so rounding the XSK frame up to the next step is safe only
  * while nothing longer than the frame reaches the buffer. igb_rlpml()
@@ -235,17 +247,11 @@ static struct igb_ring *igb_xsk_ring(struct net_device *dev, u32 qid, bool tx)
 	       READ_ONCE(adapter->rx_ring[qid]) : NULL;
 }
 
-/* Described anew while not zero-copy: a ring resize may have changed it */
 static struct xsk_zc_rx_ring *igb_xsk_rx_ring(struct net_device *dev, u32 qid)
 {
 	struct igb_ring *ring = igb_xsk_ring(dev, qid, false);
 
-	if (!ring)
-		return NULL;
-	if (!xsk_zc_rx_pool(&ring->zrx))
-		xsk_zc_rx_ring_init(&ring->zrx, dev, qid, ring->count,
-				    &ring->xdp_rxq);
-	return &ring->zrx;
+	return ring ? &ring->zrx : NULL;
 }
 
 static struct xsk_zc_tx_ring *igb_xsk_tx_ring(struct net_device *dev, u32 qid)
@@ -263,6 +269,7 @@ static void igb_xsk_queue_stop(struct net_device *dev, u32 qid)
 	struct igb_ring *tx = adapter->tx_ring[qid];
 	struct netdev_queue *nq = txring_txq(tx);
 	struct e1000_hw *hw = &adapter->hw;
+	u32 val;
 
 	napi_disable(&rx->q_vector->napi);
 	if (tx->q_vector != rx->q_vector)
@@ -276,7 +283,16 @@ static void igb_xsk_queue_stop(struct net_device *dev, u32 qid)
 	wr32(E1000_RXDCTL(rx->reg_idx), 0);
 	wr32(E1000_TXDCTL(tx->reg_idx), 0);
 	wrfl();
-	usleep_range(10000, 20000);
+	/* a queue reads as disabled once its DMA in flight is done; 10 ms
+	 * is what igb_rx_fifo_flush_82575() gives the RX queues
+	 */
+	if (read_poll_timeout(igb_rd32, val,
+			      !(val & E1000_RXDCTL_QUEUE_ENABLE), 100, 10000,
+			      false, hw, E1000_RXDCTL(rx->reg_idx)) ||
+	    read_poll_timeout(igb_rd32, val,
+			      !(val & E1000_TXDCTL_QUEUE_ENABLE), 100, 10000,
+			      false, hw, E1000_TXDCTL(tx->reg_idx)))
+		netdev_warn(dev, "queue %u did not stop within 10 ms\n", qid);
 	igb_clean_tx_ring(tx);
 	igb_clean_rx_ring(rx);
 }
