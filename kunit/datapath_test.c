@@ -416,6 +416,27 @@ static void error_descriptor_in_the_last_buffer_keeps_it_posted(struct kunit *te
 	KUNIT_EXPECT_EQ(test, r.q->zrx.stats.errors, 0);
 }
 
+/* igb keeps old write-backs in its descriptor memory across a queue
+ * restart; with an empty fill ring nothing overwrites them.
+ */
+static void stale_write_back_on_an_empty_ring_is_not_taken(struct kunit *test)
+{
+	struct rig r = rig_up(test, 0, true, 0);
+
+	KUNIT_ASSERT_EQ(test, fake_rx_posted(r.q), 0);
+	r.q->rx_desc[0].done = true;
+	r.q->rx_desc[0].len = 60;
+	KUNIT_EXPECT_EQ(test, fake_poll_rx(r.q, NULL, 64), 0);
+	KUNIT_EXPECT_EQ(test, r.q->zrx.next_to_clean, 0);
+	KUNIT_EXPECT_EQ(test, r.q->zrx.pending, POSTED_FULL);
+
+	/* once user space fills, the ring starts where it should */
+	fake_fq_put(r.x, 32);
+	fake_poll_rx(r.q, NULL, 64);
+	KUNIT_EXPECT_EQ(test, fake_rx_posted(r.q), POSTED_FULL);
+	KUNIT_EXPECT_EQ(test, r.q->zrx.pending, 0);
+}
+
 static void poll_stops_at_the_budget(struct kunit *test)
 {
 	struct rig r = rig_up(test, 32, true, 0);
@@ -786,6 +807,7 @@ static struct kunit_case xsk_zc_datapath_cases[] = {
 	KUNIT_CASE(aborted_counts_a_drop),
 	KUNIT_CASE(error_descriptor_is_dropped_without_running_the_program),
 	KUNIT_CASE(error_descriptor_in_the_last_buffer_keeps_it_posted),
+	KUNIT_CASE(stale_write_back_on_an_empty_ring_is_not_taken),
 	KUNIT_CASE(poll_stops_at_the_budget),
 	KUNIT_CASE(frame_of_another_netdev_goes_to_its_stack_not_the_program),
 	KUNIT_CASE(rx_stats_count_packets_and_bytes),

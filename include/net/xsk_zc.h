@@ -329,6 +329,12 @@ static __always_inline int xsk_zc_rx_poll(struct xsk_zc_rx_ring *rx,
 		struct xsk_zc_rx_desc desc = { .netdev = rx->netdev };
 		struct xdp_buff *xdp;
 
+		/* Nothing posted, nothing complete: a NIC's descriptor memory
+		 * may hold write-backs from before the ring was reset, done
+		 * bits set, on descriptors that have no buffer now.
+		 */
+		if (unlikely(rx->pending >= rx->count - rx->gap))
+			break;
 		xdp = hw->next(rx, &desc);
 		if (!xdp)
 			break;
