@@ -276,6 +276,15 @@ __xsk_zc_rx_one(struct xsk_zc_rx_ring *rx, struct napi_struct *napi,
 	return false;
 }
 
+/* Whether no descriptor of the ring holds a buffer: the deficit is the
+ * whole ring but its gap.
+ */
+static __always_inline bool
+__xsk_zc_rx_none_posted(const struct xsk_zc_rx_ring *rx)
+{
+	return rx->pending >= rx->count - rx->gap;
+}
+
 /* Posts @xdp again when it was the last buffer on the ring and the fill
  * ring has none: an empty ring raises no interrupt and stalls the queue.
  */
@@ -285,10 +294,10 @@ __xsk_zc_rx_keep_posted(struct xsk_zc_rx_ring *rx, struct xdp_buff *xdp,
 {
 	u32 ntu;
 
-	if (!rx->keep_one_posted || rx->pending < rx->count - rx->gap)
+	if (!rx->keep_one_posted || !__xsk_zc_rx_none_posted(rx))
 		return false;
 	xsk_zc_rx_refill(rx, hw);
-	if (rx->pending < rx->count - rx->gap)
+	if (!__xsk_zc_rx_none_posted(rx))
 		return false;
 	ntu = rx->next_to_use;
 
@@ -333,7 +342,7 @@ static __always_inline int xsk_zc_rx_poll(struct xsk_zc_rx_ring *rx,
 		 * may hold write-backs from before the ring was reset, done
 		 * bits set, on descriptors that have no buffer now.
 		 */
-		if (unlikely(rx->pending >= rx->count - rx->gap))
+		if (unlikely(__xsk_zc_rx_none_posted(rx)))
 			break;
 		xdp = hw->next(rx, &desc);
 		if (!xdp)

@@ -123,8 +123,12 @@ static bool xsk_zc_qid_valid(struct xsk_zc_dev *zc, u32 qid)
 	       qid < dev->real_num_tx_queues;
 }
 
+/* Checks that @qid can take @pool; on success *@rxp and *@txp are its
+ * rings.
+ */
 static int xsk_zc_validate(struct xsk_zc_dev *zc, struct xsk_buff_pool *pool,
-			   u32 qid)
+			   u32 qid, struct xsk_zc_rx_ring **rxp,
+			   struct xsk_zc_tx_ring **txp)
 {
 	const struct xsk_zc_ops *ops = zc->ops;
 	struct net_device *dev = zc->netdev;
@@ -155,6 +159,8 @@ static int xsk_zc_validate(struct xsk_zc_dev *zc, struct xsk_buff_pool *pool,
 	if (!xsk_zc_frame_fits(zc, pool, dev->mtu))
 		return xsk_zc_reject(zc, -EINVAL,
 				     "XSK frame too small for the MTU");
+	*rxp = rx;
+	*txp = tx;
 	return 0;
 }
 
@@ -220,7 +226,7 @@ static int xsk_zc_pool_enable(struct xsk_zc_dev *zc, struct xsk_buff_pool *pool,
 	bool running;
 	int err;
 
-	err = xsk_zc_validate(zc, pool, qid);
+	err = xsk_zc_validate(zc, pool, qid, &rx, &tx);
 	if (err)
 		return err;
 
@@ -231,8 +237,6 @@ static int xsk_zc_pool_enable(struct xsk_zc_dev *zc, struct xsk_buff_pool *pool,
 					     "the driver cannot take the pool");
 	}
 
-	rx = ops->rx_ring(dev, qid);
-	tx = ops->tx_ring(dev, qid);
 	bufs = kvcalloc(rx->count, sizeof(*bufs), GFP_KERNEL);
 	if (!bufs)
 		return xsk_zc_reject(zc, -ENOMEM,

@@ -141,7 +141,8 @@ struct xsk_zc_tx_ring {
  *	stop and restart it. Without it, netif_running(): drivers whose DMA
  *	channels are shared by several netdevs need their own answer, and
  *	so do drivers whose open can fail and leave NAPI disabled on a
- *	running netdev. Never asked while the netdev is detached.
+ *	running netdev. Never asked while the netdev is detached or the
+ *	queue has no rings.
  */
 struct xsk_zc_ops {
 	u32 frame_overhead;

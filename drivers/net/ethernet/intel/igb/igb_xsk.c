@@ -336,15 +336,14 @@ static struct napi_struct *igb_xsk_napi(struct net_device *dev, u32 qid,
  * still runs after a failed open (queue or SR-IOV reinit) has its NAPI
  * disabled and no descriptor rings: queue_stop would wait in
  * napi_disable() forever. igb_open() then starts the ring with the pool.
- * A queue beyond the count of an MSI fallback has no rings to stop.
+ * The library asks only while the netdev is present and the queue has its
+ * rings (the ops above return NULL for a queue beyond an MSI fallback).
  */
 static bool igb_xsk_queue_running(struct net_device *dev, u32 qid)
 {
 	struct igb_adapter *adapter = netdev_priv(dev);
 
-	return netif_running(dev) && netif_device_present(dev) &&
-	       !test_bit(__IGB_DOWN, &adapter->state) &&
-	       igb_xsk_ring(dev, qid, false) && igb_xsk_ring(dev, qid, true);
+	return netif_running(dev) && !test_bit(__IGB_DOWN, &adapter->state);
 }
 
 /* A software interrupt runs NAPI on the CPU the queue's vector is on */
