@@ -38,7 +38,7 @@ BENCH_REPS	?= 3
 BENCH_SECS	?= 10
 
 .PHONY: help stage kunit lint check clean distclean deps guest xsk-bench \
-	guest-deps guest-boot e2e bench
+	guest-deps guest-boot e2e bench series
 
 # Two kernel builds at once would only fight over the CPUs.
 .NOTPARALLEL:
@@ -55,6 +55,9 @@ help:
 	@echo '             end-to-end tests (tools/guest/e2e.sh)'
 	@echo '  bench      AF_XDP benchmarks in the guest: table, build/bench/'
 	@echo '             results.csv and results.png'
+	@echo '  series     the project as a git format-patch series against the'
+	@echo '             pristine tree, with a cover letter: build/series/'
+	@echo '             (steps in tools/series/steps)'
 	@echo '  check      kunit, lint, then e2e: the project test command'
 	@echo '  guest      build the guest kernel (build/guest-x86_64)'
 	@echo '  xsk-bench  build tools/xsk-bench (build/xsk-bench)'
@@ -113,6 +116,11 @@ e2e: guest xsk-bench guest-deps
 			2>/dev/null || echo 'e2e: 0 passed, 1 failed'; \
 		exit 1; }
 
+# The series is generated from the repo each time (a few seconds).
+series: stage
+	@$(DEPS) git patch python3
+	@$(REPO)/tools/series.sh
+
 bench: guest xsk-bench guest-deps
 	@$(DEPS) $(PKGS_BENCH)
 	@$(GUEST_RUN) bench $(BENCH_TIMEOUT) $(BENCH_REPS),$(BENCH_SECS)
@@ -130,7 +138,8 @@ check: stage
 clean:
 	rm -rf $(KSRC) $(KUNIT_DIR) $(BUILD)/lint-x86_64 $(BUILD)/lint-logs \
 		$(BUILD)/.stage.* $(BUILD)/guest-x86_64 $(BUILD)/guest-run \
-		$(BUILD)/xsk-bench $(BUILD)/bench
+		$(BUILD)/xsk-bench $(BUILD)/bench $(BUILD)/series \
+		$(BUILD)/series-work
 
 distclean:
 	rm -rf $(BUILD)
