@@ -38,7 +38,7 @@ BENCH_REPS	?= 3
 BENCH_SECS	?= 10
 
 .PHONY: help stage kunit lint check clean distclean deps guest xsk-bench \
-	guest-deps guest-boot e2e bench series
+	guest-deps guest-boot e2e bench series series-check
 
 # Two kernel builds at once would only fight over the CPUs.
 .NOTPARALLEL:
@@ -58,7 +58,12 @@ help:
 	@echo '  series     the project as a git format-patch series against the'
 	@echo '             pristine tree, with a cover letter: build/series/'
 	@echo '             (steps in tools/series/steps)'
-	@echo '  check      kunit, lint, then e2e: the project test command'
+	@echo '  series-check  git am the series onto a pristine copy, build'
+	@echo '             after every patch (x86_64 and arm64 lint configs),'
+	@echo '             checkpatch --strict each patch, compare the final'
+	@echo '             tree with build/linux (build/series-check)'
+	@echo '  check      kunit, lint, series-check, then e2e: the project'
+	@echo '             test command'
 	@echo '  guest      build the guest kernel (build/guest-x86_64)'
 	@echo '  xsk-bench  build tools/xsk-bench (build/xsk-bench)'
 	@echo '  guest-boot boot the guest and show its NICs'
@@ -121,6 +126,10 @@ series: stage
 	@$(DEPS) git patch python3
 	@$(REPO)/tools/series.sh
 
+series-check: series
+	@$(DEPS) $(PKGS_BUILD) $(PKGS_LINT) git
+	@JOBS=$(JOBS) CCACHE=ccache $(REPO)/tools/series-check.sh
+
 bench: guest xsk-bench guest-deps
 	@$(DEPS) $(PKGS_BENCH)
 	@$(GUEST_RUN) bench $(BENCH_TIMEOUT) $(BENCH_REPS),$(BENCH_SECS)
@@ -131,6 +140,7 @@ check: stage
 	@rc=0; \
 	$(MAKE) --no-print-directory kunit || rc=1; \
 	$(MAKE) --no-print-directory lint || rc=1; \
+	$(MAKE) --no-print-directory series-check || rc=1; \
 	$(MAKE) --no-print-directory e2e || rc=1; \
 	if [ $$rc -ne 0 ]; then echo 'check: FAILED'; else echo 'check: OK'; fi; \
 	exit $$rc
@@ -139,7 +149,7 @@ clean:
 	rm -rf $(KSRC) $(KUNIT_DIR) $(BUILD)/lint-x86_64 $(BUILD)/lint-logs \
 		$(BUILD)/.stage.* $(BUILD)/guest-x86_64 $(BUILD)/guest-run \
 		$(BUILD)/xsk-bench $(BUILD)/bench $(BUILD)/series \
-		$(BUILD)/series-work
+		$(BUILD)/series-work $(BUILD)/series-check
 
 distclean:
 	rm -rf $(BUILD)
