@@ -146,7 +146,8 @@ check: stage
 	exit $$rc
 
 clean:
-	rm -rf $(KSRC) $(KUNIT_DIR) $(BUILD)/lint-x86_64 $(BUILD)/lint-logs \
+	rm -rf $(KSRC) $(KUNIT_DIR) $(BUILD)/lint-x86_64 $(BUILD)/lint-arm64 \
+		$(BUILD)/lint-logs \
 		$(BUILD)/.stage.* $(BUILD)/guest-x86_64 $(BUILD)/guest-run \
 		$(BUILD)/xsk-bench $(BUILD)/bench $(BUILD)/series \
 		$(BUILD)/series-work $(BUILD)/series-check
