@@ -22,6 +22,10 @@
 # ("ok" or "error: ..."), logging it in results/hostreq.log. lib.sh's
 # host_link() is the guest side.
 #
+# A job that may crash the guest keeps in results/on-crash.txt what to
+# report if it does: if the guest dies or times out before the job ends,
+# that file is printed and appended to output.log.
+#
 # Acceleration: TCG (multi-threaded). /dev/kvm may be a nested hypervisor
 # that hangs ordinary guests, so KVM is used only when XSKZC_ACCEL=kvm.
 
@@ -66,6 +70,9 @@ cmdline+=" root=host0 rootfstype=9p ro"
 cmdline+=" rootflags=trans=virtio,version=9p2000.L,msize=262144,cache=loose"
 cmdline+=" init=$REPO/tools/guest/init xskzc.repo=$REPO xskzc.job=$JOB"
 [ -n "$ARGS" ] && cmdline+=" xskzc.args=$ARGS"
+# The job's time limit, for a job that would rather skip what it has no
+# time left for than be cut.
+cmdline+=" xskzc.timeout=$TIMEOUT"
 
 # Two igb PFs on one hub. Each PF reserves device functions for its VFs,
 # so the two sit far apart on the bus.
@@ -124,6 +131,14 @@ serve_requests() {
 		echo "$ans" > "$id.ans.tmp" && mv "$id.ans.tmp" "$id.ans"
 	done
 }
+
+# The job's report for a guest that died under it.
+on_crash() {
+	[ -f "$RES/on-crash.txt" ] || return 0
+	echo "guest: the job's report for a guest that died under it:"
+	cat "$RES/on-crash.txt"
+	cat "$RES/on-crash.txt" >> "$RES/output.log"
+}
 trap 'cleanup; exit 130' INT TERM
 trap cleanup EXIT
 # The job has finished once results/rc exists; a guest that then fails to
@@ -149,6 +164,7 @@ elapsed=$(( $(date +%s) - start ))
 if [ ! -f "$RES/rc" ] && { [ $qrc -eq 124 ] || [ $qrc -eq 137 ]; }; then
 	echo "guest: TIMEOUT after $elapsed s (limit $TIMEOUT s)"
 	tail -n 20 "$RES/console.log"
+	on_crash
 	exit 1
 fi
 # A kernel crash anywhere (the job's own dmesg checks see the warnings).
@@ -161,6 +177,7 @@ fi
 if [ ! -f "$RES/rc" ]; then
 	echo "guest: the job did not finish (QEMU exit $qrc after $elapsed s)"
 	tail -n 30 "$RES/console.log"
+	on_crash
 	exit 1
 fi
 rc=$(cat "$RES/rc")
