@@ -11,6 +11,15 @@
 # (namespace nsb). The ZC side of each test is the one under test; its
 # peer runs in copy mode (stock igb code) unless the test is ZC end to
 # end.
+#
+# A test that leaves the kernel crashed or stuck (an oops, RTNL held, a
+# task SIGKILL does not end) makes every later test SKIP: each step that
+# may hang is bounded, and the riskiest tests come last. If the guest
+# dies or QEMU's time runs out, run.sh prints results/on-crash.txt,
+# written before each test: a FAIL for it and the e2e line. A test that
+# would start too close to QEMU's time limit is skipped.
+#
+# e2e.sh [NAME...] runs only the tests named (run.sh e2e 300 NAME,NAME).
 
 . "$XSKZC_REPO/tools/guest/lib.sh"
 
@@ -24,6 +33,20 @@ WHY=
 HUNG=
 BPID=
 APID=
+ONLY=$*		# the tests to run, all if empty
+DRY=		# set while counting the tests
+TOTAL=0
+DONE=0
+CUT=		# the NICs whose link the host has cut
+STUCK=
+OUT=
+CRASH=
+UP=0
+marks=0
+# QEMU's time limit (run.sh): a test is skipped rather than cut by it
+# when less than RESERVE s would be left for it.
+LIMIT=$(sed -n 's/.*xskzc\.timeout=\([0-9]*\).*/\1/p' /proc/cmdline)
+RESERVE=75
 N=0		# frames per traffic test (>= 100,000 must get through)
 RATE=25000	# pps for the traffic tests
 SLOW=10000	# pps for the zero-loss test, well below the receiver's capacity
@@ -138,22 +161,167 @@ nic_drops() {
 	echo "nica: $(ethtool -S $NICA 2>/dev/null | grep -E 'rx_missed_errors|rx_no_buffer_count' | tr -s ' ' | tr '\n' ' ')nicb: $(onB ethtool -S $NICB 2>/dev/null | grep -E 'rx_missed_errors|rx_no_buffer_count' | tr -s ' ' | tr '\n' ' ')"
 }
 
+# uptime_s: the guest's uptime in whole seconds, in UP, without a fork.
+# Forks are slow under TCG, slower on a busy host: the waits below go by
+# the clock, not by counting steps.
+uptime_s() {
+	read -r UP _ < /proc/uptime
+	UP=${UP%.*}
+}
+
+# finish_wait PID SECS: wait up to SECS s for PID to end, without reaping
+# it. False if it still runs.
+finish_wait() {
+	local line st end
+	uptime_s
+	end=$((UP + $2))
+	while :; do
+		line=
+		read -r line 2>/dev/null < "/proc/$1/stat"
+		st=${line##*) }
+		case "${st%% *}" in '' | Z | X) return 0 ;; esac
+		uptime_s
+		[ "$UP" -lt "$end" ] || return 1
+		sleep 0.1
+	done
+}
+
+# blocked_in PID: the kernel functions PID is blocked in, innermost first
+# (the scheduler's and sleeping's own left out), from a sysrq-w dump of
+# the blocked tasks to dmesg.
+blocked_in() {
+	echo w > /proc/sysrq-trigger 2>/dev/null
+	sleep 1
+	dmesg | awk -v p="pid:$1 " '
+		index($0, "task:") && index($0, p) { on = 1; n = 0; out = ""; next }
+		on && /<\/TASK>/ { on = 0; res = out; next }
+		on && / \? [a-z_]/ {
+			f = $NF
+			sub(/\+.*/, "", f)
+			if (f ~ /^(__schedule|schedule|schedule_.*|hrtimer_.*|usleep_range_state|io_schedule.*|__mutex_lock.*|mutex_lock.*)$/)
+				next
+			if (n < 4)
+				out = out (n++ ? " < " : "") f
+		}
+		END { print res }'
+}
+
+# stuck_where PID: its name and where in the kernel it is stuck.
+stuck_where() {
+	local w
+	w=$(blocked_in "$1")
+	[ -n "$w" ] || w=$(cat "/proc/$1/wchan" 2>/dev/null)
+	echo "$(cat "/proc/$1/comm" 2>/dev/null) in $w"
+}
+
+# bounded SECS CMD...: run CMD, waited for at most SECS s. Returns its exit
+# code, or 124 if it still runs then: it is left behind (a task stuck in
+# the kernel ignores SIGKILL), its pid in STUCK. Redirect its output to a
+# file, never read it through $(...): a stuck CMD keeps the pipe open.
+bounded() {
+	local s p
+	s=$1
+	shift
+	"$@" &
+	p=$!
+	if finish_wait $p "$s"; then
+		wait $p
+		return $?
+	fi
+	kill -KILL $p 2>/dev/null
+	STUCK=$p
+	return 124
+}
+
+# try SECS NAME CMD...: bounded CMD, its output in $LOGS/$T.NAME.txt and
+# in OUT. A CMD still running after SECS s is stuck in the kernel: HUNG,
+# and the blocked tasks are dumped to dmesg.
+try() {
+	local s f rc c
+	s=$1
+	f=$LOGS/$T.$2.txt
+	shift 2
+	bounded "$s" "$@" > "$f" 2>&1
+	rc=$?
+	OUT=$(tr '\n' ' ' < "$f")
+	c=$*
+	[ $rc -ne 124 ] ||
+		HUNG="$T ('${c#"$XSKZC_REPO/build/xsk-bench/"}' stuck: $(stuck_where "$STUCK"))"
+	return $rc
+}
+
+# rtnl_alive: an ip command (it takes RTNL) returns within 10 s.
+rtnl_alive() {
+	bounded 10 ip link show dev $NICA > /dev/null 2>&1
+}
+
+DMESG_CRASH='Oops|BUG:|kernel BUG|general protection|Kernel panic|blocked for more than'
+
+# crashed: the kernel oopsed or has a hung task since the test began;
+# the first such line in CRASH.
+crashed() {
+	local d rip
+	d=$(dmesg | tail -n +$((marks + 1)))
+	CRASH=$(echo "$d" | grep -E "$DMESG_CRASH" | head -n 1 | sed 's/^\[[^]]*\] //')
+	[ -n "$CRASH" ] || return 1
+	# where each oops was, in order
+	rip=$(echo "$d" | grep -E 'RIP: [0-9a-f]+:[a-z_]' | sed 's/.*RIP: [0-9a-f]*://' |
+		awk '!seen[$0]++' | tr '\n' ' ' | sed 's/ $//; s/ /, /g')
+	[ -z "$rip" ] || CRASH="$CRASH at $rip"
+	return 0
+}
+
+# link_off NIC / link_on NIC: the host pulls NIC's cable, or plugs it
+# back. run() plugs back whatever a test left pulled.
+link_off() {
+	host_link "$1" off 2> "$LOGS/$T.host_link.txt" ||
+		{ WHY="host_link $1 off: $(cat "$LOGS/$T.host_link.txt")"; return 1; }
+	CUT="$CUT $1"
+}
+
+link_on() {
+	host_link "$1" on 2> "$LOGS/$T.host_link.txt" ||
+		{ WHY="host_link $1 on: $(cat "$LOGS/$T.host_link.txt")"; return 1; }
+	CUT=$(echo "$CUT" | sed "s/ $1//g")
+}
+
+restore_links() {
+	local n
+	for n in $CUT; do
+		host_link "$n" on || echo "e2e: cannot plug $n back"
+	done
+	CUT=
+}
+
+# stop_bg: end the background xsk-bench processes, SIGTERM then SIGKILL.
+# One that still lives 20 s later is stuck in the kernel: HUNG.
 stop_bg() {
 	local p
 	for p in $BPID $APID; do
 		kill -TERM "$p" 2>/dev/null
 	done
 	for p in $BPID $APID; do
+		if ! finish_wait "$p" 15; then
+			kill -KILL "$p" 2>/dev/null
+			if ! finish_wait "$p" 5; then
+				[ -n "$HUNG" ] ||
+					HUNG="$T (pid $p does not die: $(stuck_where "$p"))"
+				continue
+			fi
+		fi
 		wait "$p" 2>/dev/null
 	done
 	BPID=
 	APID=
 }
 
-# Back to a known state: no xsk-bench, no XDP program, MTU 1500, links up.
+# Back to a known state: no xsk-bench, no XDP program, MTU 1500, links up,
+# nica's PCI device always on.
 reset_nics() {
 	local c n
 	stop_bg
+	[ -z "$HUNG" ] || return
+	echo on > /sys/class/net/$NICA/device/power/control 2>/dev/null
 	for c in "" onB; do
 		n=$NICA
 		[ -n "$c" ] && n=$NICB
@@ -171,21 +339,52 @@ reset_nics() {
 DMESG_BAD='WARNING:|BUG:|BUG |Oops|Call Trace|general protection|kernel BUG|list_add corruption|list_del corruption|refcount_t:|UBSAN|KASAN|watchdog: |blocked for more than|NETDEV WATCHDOG'
 
 # run NAME FUNC: one test. FUNC returns 0 pass, 1 fail (reason in WHY),
-# 2 skip; a kernel warning in dmesg meanwhile fails it too.
+# 2 skip; a kernel warning in dmesg meanwhile fails it too. A test after
+# which the kernel has oopsed or RTNL is held sets HUNG: the later tests
+# are skipped.
 run() {
-	T=$1
-	WHY=
-	if [ -n "$HUNG" ]; then
-		SKIP=$((SKIP + 1))
-		echo "SKIP $T: the kernel is stuck since $HUNG"
+	if [ -n "$ONLY" ]; then
+		case " $ONLY " in *" $1 "*) ;; *) return ;; esac
+	fi
+	if [ -n "$DRY" ]; then
+		TOTAL=$((TOTAL + 1))
 		return
 	fi
+	T=$1
+	WHY=
+	DONE=$((DONE + 1))
+	if [ -n "$HUNG" ]; then
+		SKIP=$((SKIP + 1))
+		echo "SKIP $T: the kernel is stuck or crashed since $HUNG"
+		return
+	fi
+	uptime_s
+	if [ -n "$LIMIT" ] && [ $((UP + RESERVE)) -gt "$LIMIT" ]; then
+		SKIP=$((SKIP + 1))
+		echo "SKIP $T: out of time ($UP s of the guest's $LIMIT s gone)"
+		return
+	fi
+	# For run.sh, if the guest dies in this test; the dmesg check is
+	# the last test.
+	printf 'FAIL %s: the guest died or ran out of time in this test (build/guest-run/e2e/console.log)\ne2e: %d passed, %d failed, %d skipped\n' \
+		"$T" $PASS $((FAIL + 1)) $((SKIP + TOTAL - DONE + 1)) \
+		> "$RESULTS/on-crash.txt"
 	new_stream
 	marks=$(dmesg | wc -l)
 	start=$(cut -d. -f1 /proc/uptime)
 	$2
 	r=$?
 	[ -n "$HUNG" ] || stop_bg
+	restore_links
+	if [ -z "$HUNG" ]; then
+		if crashed; then
+			HUNG="$T ($CRASH)"
+		elif ! rtnl_alive; then
+			HUNG="$T (RTNL held: ip link does not return)"
+		fi
+	fi
+	# the blocked tasks of a stuck kernel, for the test's dmesg log
+	[ -z "$HUNG" ] || { echo w > /proc/sysrq-trigger; sleep 1; } 2>/dev/null
 	bad=$(dmesg | tail -n +$((marks + 1)) | grep -E "$DMESG_BAD" | head -3)
 	if [ -n "$bad" ]; then
 		r=1
@@ -499,8 +698,8 @@ t_zc_rx_no_wakeup() {
 # TX in ZC with need_wakeup off, then the socket's teardown. A teardown
 # that never finishes leaves a task stuck in the kernel (often under
 # rtnl, so every later ip command would hang too): the processes are
-# bounded by timeout, the blocked tasks are dumped to dmesg, and the run
-# ends after this test.
+# bounded by timeout, the blocked tasks are dumped to dmesg, and the later
+# tests are skipped.
 t_zc_tx_no_wakeup() {
 	n=20000
 	ip netns exec $NSB timeout -s KILL 40 "$XSKB" rxdrop -m copy -i $NICB \
@@ -536,24 +735,32 @@ guest_setup || {
 N=${E2E_FRAMES:-120000}
 echo "e2e: igb NICs $NICA/$NICB up, $(nproc) CPUs; xsk-bench logs in build/guest-run/e2e/e2e/"
 
-run checker-selftest t_selftest
-run zc-bind t_zc_bind
-run zc-rxdrop t_zc_rxdrop
-run zc-txonly t_zc_txonly
-run zc-l2fwd t_zc_l2fwd
-run zc-l2fwd-no-loss t_zc_l2fwd_no_loss
-run copy-mode t_copy_mode
-run stack-ping t_stack_ping
-run teardown t_teardown
-run ifdown-ifup t_ifdown_ifup
-run xdp-remove t_xdp_remove
-run bad-queue t_bad_queue
-run bad-frame-size t_bad_frame_size
-run zc-no-prog t_zc_no_prog
-run bad-mtu-bound t_bad_mtu_bound
-run zc-rx-no-wakeup t_zc_rx_no_wakeup
-# Keep last: see t_zc_tx_no_wakeup.
-run zc-tx-no-wakeup t_zc_tx_no_wakeup
+all_tests() {
+	run checker-selftest t_selftest
+	run zc-bind t_zc_bind
+	run zc-rxdrop t_zc_rxdrop
+	run zc-txonly t_zc_txonly
+	run zc-l2fwd t_zc_l2fwd
+	run zc-l2fwd-no-loss t_zc_l2fwd_no_loss
+	run copy-mode t_copy_mode
+	run stack-ping t_stack_ping
+	run teardown t_teardown
+	run ifdown-ifup t_ifdown_ifup
+	run xdp-remove t_xdp_remove
+	run bad-queue t_bad_queue
+	run bad-frame-size t_bad_frame_size
+	run zc-no-prog t_zc_no_prog
+	run bad-mtu-bound t_bad_mtu_bound
+	run zc-rx-no-wakeup t_zc_rx_no_wakeup
+	# Keep last: see t_zc_tx_no_wakeup.
+	run zc-tx-no-wakeup t_zc_tx_no_wakeup
+}
+
+DRY=1
+all_tests
+DRY=
+[ -z "$ONLY" ] || echo "e2e: only $ONLY ($TOTAL tests)"
+all_tests
 
 # The whole run's dmesg, once more.
 bad=$(dmesg | grep -E "$DMESG_BAD" | head -3)
