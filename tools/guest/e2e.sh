@@ -790,6 +790,18 @@ tx_timeouts() {
 # The senders here bind without an XDP program (-X): a TX socket needs
 # none, and attaching one would reset igb and wait for its link.
 
+# fgt_A NAME SECS ARGS...: fg_A, bounded to SECS s: an xsk-bench still
+# running then is stuck in the kernel (HUNG). For the checks after a step
+# that may have left igb broken.
+fgt_A() {
+	local name s
+	name=$1
+	s=$2
+	shift 2
+	bounded "$s" "$XSKB" "$@" -i $NICA > "$LOGS/$T.$name.log" 2>&1
+	[ $? -ne 124 ] || HUNG="$T (xsk-bench $name stuck: $(stuck_where "$STUCK"))"
+}
+
 # ring_now IFACE [onB] / chan_now IFACE [onB]: the current ring sizes and
 # channels, on one line.
 ring_now() {
@@ -1037,13 +1049,15 @@ t_runtime_pm_bound() {
 	rtnl_alive || { WHY="RTNL held after the close on the suspended device"; return 1; }
 	kick="kicks refused: $(field kick_benign "$a") ($(field kick_benign_errno "$a")), errors $(field kick_errors "$a") ($(field kick_errno "$a")), tx=$(field tx "$a") completed=$(field tx_completed "$a")"
 	link_on $NICA || return 1
-	echo on > $pm/control
-	st=$(cat $pm/runtime_status)
+	try 20 pm-on sh -c "echo on > $pm/control"
+	[ $? -ne 124 ] || { WHY="$kick; power/control on: $HUNG"; return 1; }
+	read -r st < $pm/runtime_status
 	[ "$st" = active ] || { WHY="$kick; runtime_status $st after power/control on"; return 1; }
 	wait_up $NICA 400 || { WHY="$kick; $NICA not up 20 s after the resume"; return 1; }
 	new_stream
 	bg_B rx rxdrop -m copy -S $STREAM -d 60 -W 2 -Q
-	fg_A tx2 txonly -m zc -X -D $MAC_B -S $STREAM -c 20000 -r $SLOW -d 15 -Q
+	fgt_A tx2 40 txonly -m zc -X -D $MAC_B -S $STREAM -c 20000 -r $SLOW -d 15 -Q
+	[ -z "$HUNG" ] || { WHY="$kick; after the resume: $HUNG"; return 1; }
 	finish_wait "$BPID" 20
 	stop_bg
 	a=$(sum tx2)
@@ -1110,7 +1124,8 @@ t_sriov_bound() {
 	wait_up $NICA 400 || { WHY="no link after 0 -> 2 -> 0 VFs"; return 1; }
 	new_stream
 	bg_B rx2 rxdrop -m copy -S $STREAM -d 60 -W 2 -Q
-	fg_A tx2 txonly -m zc -X -q 0 -D $MAC_B -S $STREAM -c 20000 -r $SLOW -d 15 -Q
+	fgt_A tx2 40 txonly -m zc -X -q 0 -D $MAC_B -S $STREAM -c 20000 -r $SLOW -d 15 -Q
+	[ -z "$HUNG" ] || { WHY="ZC on queue 0 after 0 -> 2 -> 0 VFs: $HUNG"; return 1; }
 	finish_wait "$BPID" 20
 	stop_bg
 	a=$(sum tx2)
@@ -1119,7 +1134,7 @@ t_sriov_bound() {
 	all_completed "$a" || { WHY="ZC on queue 0 after 0 -> 2 -> 0 VFs: $WHY"; return 1; }
 	clean_rx "$b" 18000 || { WHY="ZC on queue 0 after 0 -> 2 -> 0 VFs: $WHY"; return 1; }
 	ch=$(chan_now $NICA | sed 's/.*Combined: \([0-9]*\).*/\1/')
-	[ "$ch" = "$ch0" ] || ethtool -L $NICA combined "$ch0"
+	[ "$ch" = "$ch0" ] || try 20 L0 ethtool -L $NICA combined "$ch0"
 	WHY="refused: $refused; tx kept going (peer rx $r0 -> $(field rx "$(sum rx)")); 0 -> $nvf -> 0 VFs; ZC queue 0: tx=$(field tx "$a") completed"
 }
 
@@ -1197,7 +1212,8 @@ t_failed_reopen() {
 	wait_up $NICA 400 || { WHY="$state; $bind; no link after ip link down/up"; return 1; }
 	new_stream
 	bg_B rx rxdrop -m copy -S $STREAM -d 60 -W 2 -Q
-	fg_A tx txonly -m zc -X -D $MAC_B -S $STREAM -c 20000 -r $SLOW -d 15 -Q
+	fgt_A tx 40 txonly -m zc -X -D $MAC_B -S $STREAM -c 20000 -r $SLOW -d 15 -Q
+	[ -z "$HUNG" ] || { WHY="$state; $bind; ZC after down/up: $HUNG"; return 1; }
 	finish_wait "$BPID" 20
 	stop_bg
 	a=$(sum tx)
