@@ -9,19 +9,22 @@
 # under traffic from nica: 70% of them with a copy-mode (native XDP)
 # sender, the rest with an skb-mode (generic XDP) one. Each cycle binds
 # on queue 0 (every 7th on another queue), with need_wakeup on or off,
-# busy polling or poll(), its fill ring filled before the bind or (half
-# the cycles) after it, as xdpsock does; checks that RX moves frames and that every TX
-# descriptor completes; unbinds. Every 25th cycle also, in turn: ifdown/
-# ifup, XDP program removal, unbind with TX in flight, unbind with a full
-# RX ring, all while bound. The sender's own completions are checked too.
+# busy polling or poll(), its fill ring filled before the bind or, half
+# the cycles, after it as xdpsock does; checks that RX moves frames and
+# that every TX descriptor completes; unbinds. Every 25th cycle also, in
+# turn: ifdown/ifup, XDP program removal, unbind with TX in flight,
+# unbind with a full RX ring, all while bound. The sender's own
+# completions are checked too.
 #
 # txhang: the TX unit hang of issue 9, item 9: a copy-mode 64-byte
 # txonly on nica at full speed while nicb runs ZC rxdrop sockets with
 # need_wakeup on, then off, then in poll() mode, SECS (20) each, for
-# ROUNDS (5) rounds; nica's TX ring has TXRING descriptors if given (the
-# 4096 of lib.sh otherwise). On a TX hang message, a stalled sender or a process
-# that does not exit, the blocked tasks (sysrq w), all tasks (sysrq t),
-# /proc/interrupts, softirqs and the NICs' counters go to results/.
+# ROUNDS (5) rounds; nica's TX ring has TXRING descriptors if given
+# (lib.sh's 4096 otherwise). nica's vectors and counters are sampled
+# after each socket (results/stress/txhang-samples.txt). On a TX hang
+# message, a stalled sender or a process that does not exit, the blocked
+# tasks (sysrq w), all tasks (sysrq t), /proc/interrupts, softirqs and
+# the NICs' counters go to results/stress/.
 #
 # Both end with the splats in dmesg and, on the debug kernel, a kmemleak
 # scan (tools/guest/kcheck.sh), one "stress: ..." line of figures and
