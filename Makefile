@@ -36,9 +36,23 @@ BENCH_TIMEOUT	?= 1500
 # Bench: intervals per point (the median is reported) and their length.
 BENCH_REPS	?= 3
 BENCH_SECS	?= 10
+# The debug guest (KASAN, lockdep, kmemleak...: build/guest-x86_64-debug)
+# runs the e2e and the lifecycle stress in one boot; KASAN's shadow and
+# kmemleak's metadata want more memory.
+DEBUG_KERNEL	:= $(BUILD)/guest-x86_64-debug/arch/x86/boot/bzImage
+DEBUG_MEM	?= 2048
+E2E_DEBUG_TIMEOUT ?= 2400
+# The lifecycle stress (tools/guest/stress.sh): bind/unbind cycles.
+STRESS_CYCLES	?= 1000
+STRESS_TIMEOUT	?= 1500
+# The TX unit hang hunt (stress.sh txhang): rounds, seconds per socket.
+TXHANG_ROUNDS	?= 5
+TXHANG_SECS	?= 20
+TXHANG_TIMEOUT	?= 1500
 
 .PHONY: help stage kunit lint check clean distclean deps guest xsk-bench \
-	guest-deps guest-boot e2e bench
+	guest-deps guest-boot e2e bench guest-debug e2e-debug stress \
+	stress-debug txhang txhang-debug
 
 # Two kernel builds at once would only fight over the CPUs.
 .NOTPARALLEL:
@@ -55,8 +69,17 @@ help:
 	@echo '             end-to-end tests (tools/guest/e2e.sh)'
 	@echo '  bench      AF_XDP benchmarks in the guest: table, build/bench/'
 	@echo '             results.csv and results.png'
-	@echo '  check      kunit, lint, then e2e: the project test command'
+	@echo '  e2e-debug  the e2e and the lifecycle stress on the debug kernel'
+	@echo '             (KASAN, lockdep, kmemleak...): fails on any splat,'
+	@echo '             leak or lost TX completion'
+	@echo '  stress     zero-copy bind/unbind cycles under traffic'
+	@echo '             (tools/guest/stress.sh; STRESS_CYCLES=$(STRESS_CYCLES))'
+	@echo '  stress-debug  the same on the debug kernel'
+	@echo '  txhang     hunt the TX unit hang (stress.sh txhang; -debug too)'
+	@echo '  check      kunit, lint, e2e, then e2e-debug: the project test'
+	@echo '             command'
 	@echo '  guest      build the guest kernel (build/guest-x86_64)'
+	@echo '  guest-debug  build the debug guest kernel (build/guest-x86_64-debug)'
 	@echo '  xsk-bench  build tools/xsk-bench (build/xsk-bench)'
 	@echo '  guest-boot boot the guest and show its NICs'
 	@echo '  deps       install the Debian packages the harness needs'
@@ -94,6 +117,10 @@ guest: stage
 	@$(DEPS) $(PKGS_BUILD)
 	@JOBS=$(JOBS) CC="$(CC)" $(REPO)/tools/guest/build.sh
 
+guest-debug: stage
+	@$(DEPS) $(PKGS_BUILD)
+	@JOBS=$(JOBS) CC="$(CC)" $(REPO)/tools/guest/build.sh debug
+
 xsk-bench:
 	@$(DEPS) $(PKGS_XSKB)
 	@$(MAKE) --no-print-directory -s -C $(REPO)/tools/xsk-bench \
@@ -113,6 +140,31 @@ e2e: guest xsk-bench guest-deps
 			2>/dev/null || echo 'e2e: 0 passed, 1 failed'; \
 		exit 1; }
 
+# The debug kernel: e2e, then the stress, then kmemleak, in one boot.
+# Ends with "e2e-debug: OK" or "e2e-debug: FAILED".
+e2e-debug: guest-debug xsk-bench guest-deps
+	@XSKZC_KERNEL=$(DEBUG_KERNEL) XSKZC_MEM=$(DEBUG_MEM) \
+	$(GUEST_RUN) e2e-debug $(E2E_DEBUG_TIMEOUT) $(STRESS_CYCLES) || { \
+		grep -q -E '^e2e-debug: (OK|FAILED)' \
+			$(BUILD)/guest-run/e2e-debug/output.log 2>/dev/null || \
+			echo 'e2e-debug: FAILED (the guest did not finish)'; \
+		exit 1; }
+
+# Results of both kernels in build/guest-run/stress/ (the last run).
+stress: guest xsk-bench guest-deps
+	@$(GUEST_RUN) stress $(STRESS_TIMEOUT) cycles,$(STRESS_CYCLES)
+
+stress-debug: guest-debug xsk-bench guest-deps
+	@XSKZC_KERNEL=$(DEBUG_KERNEL) XSKZC_MEM=$(DEBUG_MEM) \
+	$(GUEST_RUN) stress $(STRESS_TIMEOUT) cycles,$(STRESS_CYCLES)
+
+txhang: guest xsk-bench guest-deps
+	@$(GUEST_RUN) stress $(TXHANG_TIMEOUT) txhang,$(TXHANG_ROUNDS),$(TXHANG_SECS)
+
+txhang-debug: guest-debug xsk-bench guest-deps
+	@XSKZC_KERNEL=$(DEBUG_KERNEL) XSKZC_MEM=$(DEBUG_MEM) \
+	$(GUEST_RUN) stress $(TXHANG_TIMEOUT) txhang,$(TXHANG_ROUNDS),$(TXHANG_SECS)
+
 bench: guest xsk-bench guest-deps
 	@$(DEPS) $(PKGS_BENCH)
 	@$(GUEST_RUN) bench $(BENCH_TIMEOUT) $(BENCH_REPS),$(BENCH_SECS)
@@ -124,12 +176,14 @@ check: stage
 	$(MAKE) --no-print-directory kunit || rc=1; \
 	$(MAKE) --no-print-directory lint || rc=1; \
 	$(MAKE) --no-print-directory e2e || rc=1; \
+	$(MAKE) --no-print-directory e2e-debug || rc=1; \
 	if [ $$rc -ne 0 ]; then echo 'check: FAILED'; else echo 'check: OK'; fi; \
 	exit $$rc
 
 clean:
 	rm -rf $(KSRC) $(KUNIT_DIR) $(BUILD)/lint-x86_64 $(BUILD)/lint-logs \
 		$(BUILD)/.stage.* $(BUILD)/guest-x86_64 $(BUILD)/guest-run \
+		$(BUILD)/guest-x86_64-debug \
 		$(BUILD)/xsk-bench $(BUILD)/bench
 
 distclean:

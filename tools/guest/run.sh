@@ -36,7 +36,9 @@ JOB=${1:?usage: run.sh JOB [TIMEOUT_S] [ARGS]}
 TIMEOUT=${2:-600}
 ARGS=${3:-}
 RES=$REPO/build/guest-run/$JOB
-KERNEL=$REPO/build/guest-x86_64/arch/x86/boot/bzImage
+# XSKZC_KERNEL: another bzImage (the debug one), XSKZC_MEM: MiB of RAM.
+KERNEL=${XSKZC_KERNEL:-$REPO/build/guest-x86_64/arch/x86/boot/bzImage}
+MEM=${XSKZC_MEM:-1024}
 ACCEL=${XSKZC_ACCEL:-tcg}
 QEMU=qemu-system-x86_64
 
@@ -77,7 +79,7 @@ cmdline+=" xskzc.timeout=$TIMEOUT"
 # Two igb PFs on one hub. Each PF reserves device functions for its VFs,
 # so the two sit far apart on the bus.
 qemu_args=(
-	-M q35 "${accel[@]}" -smp 2 -m 1024
+	-M q35 "${accel[@]}" -smp 2 -m "$MEM"
 	-nodefaults -no-reboot -display none -monitor none -serial stdio
 	-qmp "unix:$QMP,server=on,wait=off"
 	-kernel "$KERNEL" -append "$cmdline"
