@@ -31,7 +31,7 @@ PKGS_BENCH	:= gnuplot-nox
 QEMU_DEPS	:= $(REPO)/tools/qemu-deps.sh
 GUEST_RUN	:= $(REPO)/tools/guest/run.sh
 # Seconds QEMU may run for each job before it is killed.
-E2E_TIMEOUT	?= 480
+E2E_TIMEOUT	?= 900
 BENCH_TIMEOUT	?= 1500
 # Bench: intervals per point (the median is reported) and their length.
 BENCH_REPS	?= 3
