@@ -33,6 +33,9 @@ GUEST_RUN	:= $(REPO)/tools/guest/run.sh
 # Seconds QEMU may run for each job before it is killed.
 E2E_TIMEOUT	?= 900
 BENCH_TIMEOUT	?= 1500
+# The igb-zc job of "make e2e": SR-IOV is e2e's sriov-bound.
+IGBZC_TIMEOUT	?= 600
+IGBZC_SCENARIOS	?= meta,bufsz,resize,counters,reinit,reopen-1,reopen--1
 # Bench: intervals per point (the median is reported) and their length.
 BENCH_REPS	?= 3
 BENCH_SECS	?= 10
@@ -133,12 +136,20 @@ guest-deps:
 guest-boot: guest xsk-bench guest-deps
 	@$(GUEST_RUN) boot 120
 
-# Prints one PASS/FAIL line per test and "e2e: N passed, N failed".
+# Two boots: tools/guest/e2e.sh, then the igb checks of
+# tools/guest/igb-zc.sh that need a NIC of their own (metadata, buffer
+# sizing, counters, failed reopens). One PASS/FAIL/SKIP line per test,
+# then "e2e: N passed, N failed, N skipped" and "igb-zc: ...".
 e2e: guest xsk-bench guest-deps
-	@$(GUEST_RUN) e2e $(E2E_TIMEOUT) || { \
+	@rc=0; \
+	$(GUEST_RUN) e2e $(E2E_TIMEOUT) || { rc=1; \
 		grep -q -E '^e2e: [0-9]+ passed' $(BUILD)/guest-run/e2e/output.log \
-			2>/dev/null || echo 'e2e: 0 passed, 1 failed'; \
-		exit 1; }
+			2>/dev/null || echo 'e2e: 0 passed, 1 failed'; }; \
+	$(GUEST_RUN) igb-zc $(IGBZC_TIMEOUT) $(IGBZC_SCENARIOS) || { rc=1; \
+		grep -q -E '^igb-zc: [0-9]+ passed' \
+			$(BUILD)/guest-run/igb-zc/output.log 2>/dev/null || \
+			echo 'igb-zc: 0 passed, 1 failed'; }; \
+	exit $$rc
 
 # The debug kernel: e2e, then the stress, then kmemleak, in one boot.
 # Ends with "e2e-debug: OK" or "e2e-debug: FAILED".
