@@ -26,7 +26,8 @@ PKGS_LINT	:= sparse gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu
 # The QEMU guest ("make e2e", "make bench"); qemu-system-x86 itself comes
 # from bookworm-backports through tools/qemu-deps.sh.
 PKGS_XSKB	:= gcc make libxdp-dev libbpf-dev libelf-dev zlib1g-dev
-PKGS_GUEST	:= iproute2 ethtool iputils-ping util-linux coreutils
+PKGS_GUEST	:= iproute2 ethtool iputils-ping util-linux coreutils procps \
+		   python3 bc
 PKGS_BENCH	:= gnuplot-nox
 QEMU_DEPS	:= $(REPO)/tools/qemu-deps.sh
 GUEST_RUN	:= $(REPO)/tools/guest/run.sh
@@ -47,6 +48,12 @@ DEBUG_MEM	?= 2048
 E2E_DEBUG_TIMEOUT ?= 2400
 # The lifecycle stress (tools/guest/stress.sh): bind/unbind cycles.
 STRESS_CYCLES	?= 1000
+# The debug kernel's e2e: frame counts and rates in percent of e2e's
+# (tools/guest/e2e-debug.sh says why); the stress's sender rate there.
+E2E_DEBUG_SCALE	?= 2
+STRESS_DEBUG_RATE ?= 200
+# e2e's tests on the debug kernel ("all": every one, 20 min more).
+E2E_DEBUG_TESTS	?= teardown,xdp-remove,link-flap-zc-tx,runtime-pm-bound,sriov-bound,failed-reopen
 STRESS_TIMEOUT	?= 1500
 # The TX unit hang hunt (stress.sh txhang): rounds, seconds per socket.
 TXHANG_ROUNDS	?= 5
@@ -155,7 +162,8 @@ e2e: guest xsk-bench guest-deps
 # Ends with "e2e-debug: OK" or "e2e-debug: FAILED".
 e2e-debug: guest-debug xsk-bench guest-deps
 	@XSKZC_KERNEL=$(DEBUG_KERNEL) XSKZC_MEM=$(DEBUG_MEM) \
-	$(GUEST_RUN) e2e-debug $(E2E_DEBUG_TIMEOUT) $(STRESS_CYCLES) || { \
+	$(GUEST_RUN) e2e-debug $(E2E_DEBUG_TIMEOUT) \
+		$(STRESS_CYCLES),$(E2E_DEBUG_SCALE),$(STRESS_DEBUG_RATE),$(E2E_DEBUG_TESTS) || { \
 		grep -q -E '^e2e-debug: (OK|FAILED)' \
 			$(BUILD)/guest-run/e2e-debug/output.log 2>/dev/null || \
 			echo 'e2e-debug: FAILED (the guest did not finish)'; \
@@ -167,7 +175,8 @@ stress: guest xsk-bench guest-deps
 
 stress-debug: guest-debug xsk-bench guest-deps
 	@XSKZC_KERNEL=$(DEBUG_KERNEL) XSKZC_MEM=$(DEBUG_MEM) \
-	$(GUEST_RUN) stress $(STRESS_TIMEOUT) cycles,$(STRESS_CYCLES)
+	$(GUEST_RUN) stress $(STRESS_TIMEOUT) \
+		cycles,$(STRESS_CYCLES),$(STRESS_DEBUG_RATE)
 
 txhang: guest xsk-bench guest-deps
 	@$(GUEST_RUN) stress $(TXHANG_TIMEOUT) txhang,$(TXHANG_ROUNDS),$(TXHANG_SECS)

@@ -53,9 +53,14 @@ marks=0
 # when less than RESERVE s would be left for it.
 LIMIT=$(sed -n 's/.*xskzc\.timeout=\([0-9]*\).*/\1/p' /proc/cmdline)
 RESERVE=60
+# E2E_SCALE: percent of the frame counts and rates below, the same for
+# both, so that every test takes as long as at 100. The debug kernel
+# (make e2e-debug) moves frames through the stack many times slower.
+SCALE=${E2E_SCALE:-100}
+sc() { echo $(($1 * SCALE / 100)); }
 N=0		# frames per traffic test (>= 100,000 must get through)
-RATE=25000	# pps for the traffic tests
-SLOW=10000	# pps for the zero-loss test, well below the receiver's capacity
+RATE=$(sc 25000)	# pps for the traffic tests
+SLOW=$(sc 10000)	# pps for the zero-loss test, well below the receiver's capacity
 
 new_stream() { STREAM=$((STREAM + 7919)); }
 
@@ -454,7 +459,7 @@ t_zc_rxdrop() {
 	p1=$(onB cat /sys/class/net/$NICB/statistics/rx_packets)
 	s=$(sum rx)
 	ok_bound "$s" 1 || return 1
-	clean_rx "$s" 100000 || return 1
+	clean_rx "$s" "$(sc 100000)" || return 1
 	# the netdev's counters include the zero-copy frames
 	if [ $((p1 - p0)) -lt "$(field rx "$s")" ]; then
 		WHY="netdev rx_packets +$((p1 - p0)), socket rx=$(field rx "$s")"
@@ -476,7 +481,7 @@ t_zc_txonly() {
 		return 1
 	fi
 	all_completed "$a" || return 1
-	clean_rx "$b" 100000 || return 1
+	clean_rx "$b" "$(sc 100000)" || return 1
 	WHY="tx=$(field tx "$a") completed=$(field tx_completed "$a") peer rx=$(field rx "$b") lost=$(field lost "$b")"
 }
 
@@ -489,7 +494,7 @@ t_zc_l2fwd() {
 	a=$(sum tx)
 	b=$(sum fwd)
 	ok_bound "$b" 1 || return 1
-	clean_rx "$b" 100000 || return 1
+	clean_rx "$b" "$(sc 100000)" || return 1
 	if [ "$(field tx "$b")" != "$(field rx "$b")" ]; then
 		WHY="forwarded $(field tx "$b") of $(field rx "$b") received"
 		return 1
@@ -504,7 +509,7 @@ t_zc_l2fwd() {
 
 # Zero-copy on both ends, paced well below capacity: nothing may be lost.
 t_zc_l2fwd_no_loss() {
-	n=40000
+	n=$(sc 40000)
 	bg_B fwd l2fwd -m zc -S $STREAM -d 60 -W 3 -Q
 	bound_zc fwd || return 1
 	fg_A tx txonly -R -m zc -D $MAC_B -S $STREAM -c $n -r $SLOW -d 30 -T 5 -Q
@@ -714,7 +719,7 @@ t_bad_mtu_bound() {
 
 # need_wakeup off: the driver polls without being woken, RX with poll().
 t_zc_rx_no_wakeup() {
-	n=20000
+	n=$(sc 20000)
 	bg_B rx rxdrop -m zc -N -p -S $STREAM -d 30 -W 2 -Q
 	bound_zc rx || return 1
 	fg_A tx txonly -m copy -D $MAC_B -S $STREAM -c $n -r $SLOW -d 10 -Q
@@ -731,7 +736,7 @@ t_zc_rx_no_wakeup() {
 # bounded by timeout, the blocked tasks are dumped to dmesg, and the later
 # tests are skipped.
 t_zc_tx_no_wakeup() {
-	n=20000
+	n=$(sc 20000)
 	ip netns exec $NSB timeout -s KILL 40 "$XSKB" rxdrop -m copy -i $NICB \
 		-S $STREAM -d 30 -W 2 -Q > "$LOGS/$T.rx.log" 2>&1 &
 	BPID=$!
@@ -907,7 +912,7 @@ t_mtu_fits_bound() {
 # errno; no splat, nothing corrupt, at least half the frames received (a
 # busy TCG host loses some without any swap).
 t_prog_swap_bound() {
-	n=60000
+	n=$(sc 60000)
 	bg_B rx rxdrop -m zc -S $STREAM -d 40 -W 3 -A 3 -I 0.5
 	bound_zc rx || return 1
 	fg_A tx txonly -m copy -X -D $MAC_B -S $STREAM -c $n -r $SLOW -d 20 -Q
@@ -1063,7 +1068,7 @@ t_runtime_pm_bound() {
 	wait_up $NICA 400 || { WHY="$kick; $NICA not up 20 s after the resume"; return 1; }
 	new_stream
 	bg_B rx rxdrop -m copy -S $STREAM -d 60 -W 2 -Q
-	fgt_A tx2 40 txonly -m zc -X -D $MAC_B -S $STREAM -c 20000 -r $SLOW -d 15 -Q
+	fgt_A tx2 40 txonly -m zc -X -D $MAC_B -S $STREAM -c "$(sc 20000)" -r $SLOW -d 15 -Q
 	[ -z "$HUNG" ] || { WHY="$kick; after the resume: $HUNG"; return 1; }
 	finish_wait "$BPID" 20
 	stop_bg
@@ -1071,7 +1076,7 @@ t_runtime_pm_bound() {
 	b=$(sum rx)
 	ok_bound "$a" 1 || { WHY="$kick; after the resume: $WHY"; return 1; }
 	all_completed "$a" || { WHY="$kick; after the resume: $WHY"; return 1; }
-	clean_rx "$b" 18000 || { WHY="$kick; after the resume: $WHY"; return 1; }
+	clean_rx "$b" "$(sc 18000)" || { WHY="$kick; after the resume: $WHY"; return 1; }
 	WHY="suspended; $kick; closed; resumed: ZC tx=$(field tx "$a") completed, peer rx=$(field rx "$b")"
 }
 
@@ -1132,7 +1137,7 @@ t_sriov_bound() {
 	wait_up $NICA 400 || { WHY="no link after 0 -> 2 -> 0 VFs"; return 1; }
 	new_stream
 	bg_B rx2 rxdrop -m copy -S $STREAM -d 60 -W 2 -Q
-	fgt_A tx2 40 txonly -m zc -X -q 0 -D $MAC_B -S $STREAM -c 20000 -r $SLOW -d 15 -Q
+	fgt_A tx2 40 txonly -m zc -X -q 0 -D $MAC_B -S $STREAM -c "$(sc 20000)" -r $SLOW -d 15 -Q
 	[ -z "$HUNG" ] || { WHY="ZC on queue 0 after 0 -> 2 -> 0 VFs: $HUNG"; return 1; }
 	finish_wait "$BPID" 20
 	stop_bg
@@ -1140,7 +1145,7 @@ t_sriov_bound() {
 	b=$(sum rx2)
 	ok_bound "$a" 1 || { WHY="ZC on queue 0 after 0 -> 2 -> 0 VFs: $WHY"; return 1; }
 	all_completed "$a" || { WHY="ZC on queue 0 after 0 -> 2 -> 0 VFs: $WHY"; return 1; }
-	clean_rx "$b" 18000 || { WHY="ZC on queue 0 after 0 -> 2 -> 0 VFs: $WHY"; return 1; }
+	clean_rx "$b" "$(sc 18000)" || { WHY="ZC on queue 0 after 0 -> 2 -> 0 VFs: $WHY"; return 1; }
 	ch=$(chan_now $NICA | sed 's/.*Combined: \([0-9]*\).*/\1/')
 	[ "$ch" = "$ch0" ] || try 20 L0 ethtool -L $NICA combined "$ch0"
 	WHY="refused: $refused; tx kept going (peer rx $r0 -> $(field rx "$(sum rx)")); 0 -> $nvf -> 0 VFs; ZC queue 0: tx=$(field tx "$a") completed"
@@ -1220,7 +1225,7 @@ t_failed_reopen() {
 	wait_up $NICA 400 || { WHY="$state; $bind; no link after ip link down/up"; return 1; }
 	new_stream
 	bg_B rx rxdrop -m copy -S $STREAM -d 60 -W 2 -Q
-	fgt_A tx 40 txonly -m zc -X -D $MAC_B -S $STREAM -c 20000 -r $SLOW -d 15 -Q
+	fgt_A tx 40 txonly -m zc -X -D $MAC_B -S $STREAM -c "$(sc 20000)" -r $SLOW -d 15 -Q
 	[ -z "$HUNG" ] || { WHY="$state; $bind; ZC after down/up: $HUNG"; return 1; }
 	finish_wait "$BPID" 20
 	stop_bg
@@ -1228,7 +1233,7 @@ t_failed_reopen() {
 	b=$(sum rx)
 	ok_bound "$a" 1 || { WHY="$state; $bind; ZC after down/up: $WHY"; return 1; }
 	all_completed "$a" || { WHY="$state; $bind; ZC after down/up: $WHY"; return 1; }
-	clean_rx "$b" 18000 || { WHY="$state; $bind; ZC after down/up: $WHY"; return 1; }
+	clean_rx "$b" "$(sc 18000)" || { WHY="$state; $bind; ZC after down/up: $WHY"; return 1; }
 	WHY="$state; $bind; down/up; ZC tx=$(field tx "$a") completed, peer rx=$(field rx "$b")"
 }
 
@@ -1239,7 +1244,7 @@ guest_setup || {
 	echo "e2e: 0 passed, 1 failed"
 	exit 1
 }
-N=${E2E_FRAMES:-120000}
+N=${E2E_FRAMES:-$(sc 120000)}
 echo "e2e: igb NICs $NICA/$NICB up, $(nproc) CPUs; xsk-bench logs in build/guest-run/e2e/e2e/"
 
 all_tests() {

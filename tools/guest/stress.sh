@@ -1,12 +1,12 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
 #
-# tools/guest/stress.sh [cycles[,N]] | [txhang[,ROUNDS[,SECS[,TXRING]]]] - guest
+# tools/guest/stress.sh [cycles[,N[,RATE]]] | [txhang[,ROUNDS[,SECS[,TXRING]]]] - guest
 # job: the zero-copy lifecycle of igb off the happy path.
 #
 # cycles (the default, N = 1000): N zero-copy bind/unbind cycles on nicb
 # through xsk-cycle (build/xsk-bench/xsk-cycle, which documents a cycle),
-# under traffic from nica: 70% of them with a copy-mode (native XDP)
+# under traffic from nica (RATE pps, 10000 by default): 70% of them with a copy-mode (native XDP)
 # sender, the rest with an skb-mode (generic XDP) one. Each cycle binds
 # on queue 0 (every 7th on another queue), with need_wakeup on or off,
 # busy polling or poll(), its fill ring filled before the bind or, half
@@ -258,7 +258,7 @@ kcheck_init
 kcheck_mark
 t_start=$(now)
 case "$MODE" in
-cycles) run_cycles "${2:-1000}" ;;
+cycles) RATE=${3:-$RATE}; run_cycles "${2:-1000}" ;;
 txhang) run_txhang "${2:-5}" "${3:-20}" "${4:-}" ;;
 *) echo "stress: unknown mode $MODE"; exit 2 ;;
 esac
