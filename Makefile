@@ -26,19 +26,43 @@ PKGS_LINT	:= sparse gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu
 # The QEMU guest ("make e2e", "make bench"); qemu-system-x86 itself comes
 # from bookworm-backports through tools/qemu-deps.sh.
 PKGS_XSKB	:= gcc make libxdp-dev libbpf-dev libelf-dev zlib1g-dev
-PKGS_GUEST	:= iproute2 ethtool iputils-ping util-linux coreutils
+PKGS_GUEST	:= iproute2 ethtool iputils-ping util-linux coreutils procps \
+		   python3 bc
 PKGS_BENCH	:= gnuplot-nox
 QEMU_DEPS	:= $(REPO)/tools/qemu-deps.sh
 GUEST_RUN	:= $(REPO)/tools/guest/run.sh
 # Seconds QEMU may run for each job before it is killed.
-E2E_TIMEOUT	?= 480
+E2E_TIMEOUT	?= 900
 BENCH_TIMEOUT	?= 1500
+# The igb-zc job of "make e2e": SR-IOV is e2e's sriov-bound.
+IGBZC_TIMEOUT	?= 600
+IGBZC_SCENARIOS	?= meta,bufsz,resize,counters,reinit,reopen-1,reopen--1
 # Bench: intervals per point (the median is reported) and their length.
 BENCH_REPS	?= 3
 BENCH_SECS	?= 10
+# The debug guest (KASAN, lockdep, kmemleak...: build/guest-x86_64-debug)
+# runs the e2e and the lifecycle stress in one boot; KASAN's shadow and
+# kmemleak's metadata want more memory.
+DEBUG_KERNEL	:= $(BUILD)/guest-x86_64-debug/arch/x86/boot/bzImage
+DEBUG_MEM	?= 2048
+E2E_DEBUG_TIMEOUT ?= 2400
+# The lifecycle stress (tools/guest/stress.sh): bind/unbind cycles.
+STRESS_CYCLES	?= 1000
+# The debug kernel's e2e: frame counts and rates in percent of e2e's
+# (tools/guest/e2e-debug.sh says why); the stress's sender rate there.
+E2E_DEBUG_SCALE	?= 2
+STRESS_DEBUG_RATE ?= 200
+# e2e's tests on the debug kernel ("all": every one, 20 min more).
+E2E_DEBUG_TESTS	?= teardown,xdp-remove,link-flap-zc-tx,runtime-pm-bound,sriov-bound,failed-reopen
+STRESS_TIMEOUT	?= 1500
+# The TX unit hang hunt (stress.sh txhang): rounds, seconds per socket.
+TXHANG_ROUNDS	?= 5
+TXHANG_SECS	?= 20
+TXHANG_TIMEOUT	?= 1500
 
 .PHONY: help stage kunit lint check clean distclean deps guest xsk-bench \
-	guest-deps guest-boot e2e bench series series-check
+	guest-deps guest-boot e2e bench series series-check guest-debug \
+	e2e-debug stress stress-debug txhang txhang-debug
 
 # Two kernel builds at once would only fight over the CPUs.
 .NOTPARALLEL:
@@ -50,7 +74,7 @@ help:
 	@echo '             project files + tools/patches (incremental)'
 	@echo '  kunit      build and run the KUnit tests (ARCH=um) in build/kunit'
 	@echo '  lint       checkpatch, kernel-doc, W=1, sparse and the hot-path'
-	@echo '             indirect-call check (x86_64 build in build/lint-x86_64)'
+	@echo '             indirect-call check (x86_64 and arm64 builds, build/lint-*)'
 	@echo '  e2e        boot the QEMU guest (two igb NICs) and run the AF_XDP'
 	@echo '             end-to-end tests (tools/guest/e2e.sh)'
 	@echo '  bench      AF_XDP benchmarks in the guest: table, build/bench/'
@@ -62,9 +86,17 @@ help:
 	@echo '             after every patch (x86_64 and arm64 lint configs),'
 	@echo '             checkpatch --strict each patch, compare the final'
 	@echo '             tree with build/linux (build/series-check)'
-	@echo '  check      kunit, lint, series-check, then e2e: the project'
-	@echo '             test command'
+	@echo '  e2e-debug  the e2e and the lifecycle stress on the debug kernel'
+	@echo '             (KASAN, lockdep, kmemleak...): fails on any splat,'
+	@echo '             leak or lost TX completion'
+	@echo '  stress     zero-copy bind/unbind cycles under traffic'
+	@echo '             (tools/guest/stress.sh; STRESS_CYCLES=$(STRESS_CYCLES))'
+	@echo '  stress-debug  the same on the debug kernel'
+	@echo '  txhang     hunt the TX unit hang (stress.sh txhang; -debug too)'
+	@echo '  check      kunit, lint, series-check, e2e, then e2e-debug: the'
+	@echo '             project test command'
 	@echo '  guest      build the guest kernel (build/guest-x86_64)'
+	@echo '  guest-debug  build the debug guest kernel (build/guest-x86_64-debug)'
 	@echo '  xsk-bench  build tools/xsk-bench (build/xsk-bench)'
 	@echo '  guest-boot boot the guest and show its NICs'
 	@echo '  deps       install the Debian packages the harness needs'
@@ -102,6 +134,10 @@ guest: stage
 	@$(DEPS) $(PKGS_BUILD)
 	@JOBS=$(JOBS) CC="$(CC)" $(REPO)/tools/guest/build.sh
 
+guest-debug: stage
+	@$(DEPS) $(PKGS_BUILD)
+	@JOBS=$(JOBS) CC="$(CC)" $(REPO)/tools/guest/build.sh debug
+
 xsk-bench:
 	@$(DEPS) $(PKGS_XSKB)
 	@$(MAKE) --no-print-directory -s -C $(REPO)/tools/xsk-bench \
@@ -114,11 +150,30 @@ guest-deps:
 guest-boot: guest xsk-bench guest-deps
 	@$(GUEST_RUN) boot 120
 
-# Prints one PASS/FAIL line per test and "e2e: N passed, N failed".
+# Two boots: tools/guest/e2e.sh, then the igb checks of
+# tools/guest/igb-zc.sh that need a NIC of their own (metadata, buffer
+# sizing, counters, failed reopens). One PASS/FAIL/SKIP line per test,
+# then "e2e: N passed, N failed, N skipped" and "igb-zc: ...".
 e2e: guest xsk-bench guest-deps
-	@$(GUEST_RUN) e2e $(E2E_TIMEOUT) || { \
+	@rc=0; \
+	$(GUEST_RUN) e2e $(E2E_TIMEOUT) || { rc=1; \
 		grep -q -E '^e2e: [0-9]+ passed' $(BUILD)/guest-run/e2e/output.log \
-			2>/dev/null || echo 'e2e: 0 passed, 1 failed'; \
+			2>/dev/null || echo 'e2e: 0 passed, 1 failed'; }; \
+	$(GUEST_RUN) igb-zc $(IGBZC_TIMEOUT) $(IGBZC_SCENARIOS) || { rc=1; \
+		grep -q -E '^igb-zc: [0-9]+ passed' \
+			$(BUILD)/guest-run/igb-zc/output.log 2>/dev/null || \
+			echo 'igb-zc: 0 passed, 1 failed'; }; \
+	exit $$rc
+
+# The debug kernel: e2e, then the stress, then kmemleak, in one boot.
+# Ends with "e2e-debug: OK" or "e2e-debug: FAILED".
+e2e-debug: guest-debug xsk-bench guest-deps
+	@XSKZC_KERNEL=$(DEBUG_KERNEL) XSKZC_MEM=$(DEBUG_MEM) \
+	$(GUEST_RUN) e2e-debug $(E2E_DEBUG_TIMEOUT) \
+		$(STRESS_CYCLES),$(E2E_DEBUG_SCALE),$(STRESS_DEBUG_RATE),$(E2E_DEBUG_TESTS) || { \
+		grep -q -E '^e2e-debug: (OK|FAILED)' \
+			$(BUILD)/guest-run/e2e-debug/output.log 2>/dev/null || \
+			echo 'e2e-debug: FAILED (the guest did not finish)'; \
 		exit 1; }
 
 # The series is generated from the repo each time (a few seconds).
@@ -129,6 +184,22 @@ series: stage
 series-check: series
 	@$(DEPS) $(PKGS_BUILD) $(PKGS_LINT) git
 	@JOBS=$(JOBS) CCACHE=ccache $(REPO)/tools/series-check.sh
+
+# Results of both kernels in build/guest-run/stress/ (the last run).
+stress: guest xsk-bench guest-deps
+	@$(GUEST_RUN) stress $(STRESS_TIMEOUT) cycles,$(STRESS_CYCLES)
+
+stress-debug: guest-debug xsk-bench guest-deps
+	@XSKZC_KERNEL=$(DEBUG_KERNEL) XSKZC_MEM=$(DEBUG_MEM) \
+	$(GUEST_RUN) stress $(STRESS_TIMEOUT) \
+		cycles,$(STRESS_CYCLES),$(STRESS_DEBUG_RATE)
+
+txhang: guest xsk-bench guest-deps
+	@$(GUEST_RUN) stress $(TXHANG_TIMEOUT) txhang,$(TXHANG_ROUNDS),$(TXHANG_SECS)
+
+txhang-debug: guest-debug xsk-bench guest-deps
+	@XSKZC_KERNEL=$(DEBUG_KERNEL) XSKZC_MEM=$(DEBUG_MEM) \
+	$(GUEST_RUN) stress $(TXHANG_TIMEOUT) txhang,$(TXHANG_ROUNDS),$(TXHANG_SECS)
 
 bench: guest xsk-bench guest-deps
 	@$(DEPS) $(PKGS_BENCH)
@@ -142,6 +213,7 @@ check: stage
 	$(MAKE) --no-print-directory lint || rc=1; \
 	$(MAKE) --no-print-directory series-check || rc=1; \
 	$(MAKE) --no-print-directory e2e || rc=1; \
+	$(MAKE) --no-print-directory e2e-debug || rc=1; \
 	if [ $$rc -ne 0 ]; then echo 'check: FAILED'; else echo 'check: OK'; fi; \
 	exit $$rc
 
@@ -149,6 +221,7 @@ clean:
 	rm -rf $(KSRC) $(KUNIT_DIR) $(BUILD)/lint-x86_64 $(BUILD)/lint-arm64 \
 		$(BUILD)/lint-logs \
 		$(BUILD)/.stage.* $(BUILD)/guest-x86_64 $(BUILD)/guest-run \
+		$(BUILD)/guest-x86_64-debug \
 		$(BUILD)/xsk-bench $(BUILD)/bench $(BUILD)/series \
 		$(BUILD)/series-work $(BUILD)/series-check
 

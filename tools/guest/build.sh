@@ -1,23 +1,36 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
 #
-# tools/guest/build.sh - build the QEMU test guest's kernel.
+# tools/guest/build.sh [FLAVOUR] - build the QEMU test guest's kernel.
 #
-# Configures build/guest-x86_64 from x86_64 tinyconfig plus
-# tools/configs/guest-x86_64.config (again whenever the fragment or a
-# Kconfig file the project manages changes), verifies that every
-# CONFIG_ line of the fragment took effect, and builds bzImage from the
-# staged tree build/linux ("make stage" first). Prints a progress line
-# every 30 s; the full log is build/guest-x86_64/build.log.
+# FLAVOUR (default: none) picks the output directory and the config
+# fragments merged, in order, on top of x86_64 tinyconfig:
 #
-# The kernel: build/guest-x86_64/arch/x86/boot/bzImage.
+#   (none)  build/guest-x86_64        guest-x86_64.config
+#   debug   build/guest-x86_64-debug  guest-x86_64.config, guest-debug.config
+#
+# Configures the output directory (again whenever a fragment or a Kconfig
+# file the project manages changes), verifies that every CONFIG_ line of
+# the fragments took effect (the last fragment setting a symbol wins;
+# CONFIG_X=n means unset), and builds bzImage from the staged tree
+# build/linux ("make stage" first). Prints a progress line every 30 s;
+# the full log is build.log in the output directory.
+#
+# The kernel: build/guest-x86_64[-FLAVOUR]/arch/x86/boot/bzImage.
 
 set -uo pipefail
 
 REPO=$(cd "$(dirname "$0")/../.." && pwd)
 KSRC=$REPO/build/linux
-OUT=$REPO/build/guest-x86_64
-FRAG=$REPO/tools/configs/guest-x86_64.config
+FLAVOUR=${1:-}
+CONFIGS=$REPO/tools/configs
+case "$FLAVOUR" in
+"") NAME=guest-x86_64; FRAGS=("$CONFIGS/guest-x86_64.config") ;;
+debug) NAME=guest-x86_64-debug
+	FRAGS=("$CONFIGS/guest-x86_64.config" "$CONFIGS/guest-debug.config") ;;
+*) echo "guest: error: unknown flavour $FLAVOUR (none, debug)" >&2; exit 2 ;;
+esac
+OUT=$REPO/build/$NAME
 JOBS=${JOBS:-$(nproc)}
 CC=${CC:-ccache gcc}
 export CCACHE_DIR=${CCACHE_DIR:-$REPO/build/ccache}
@@ -31,7 +44,9 @@ mkdir -p "$OUT"
 
 need_config() {
 	[ -f "$OUT/.config" ] && [ -f "$STAMP" ] || return 0
-	[ "$FRAG" -nt "$STAMP" ] && return 0
+	for f in "${FRAGS[@]}"; do
+		[ "$f" -nt "$STAMP" ] && return 0
+	done
 	# A staged Kconfig (a driver's new option) needs a new olddefconfig.
 	while IFS= read -r f; do
 		case "$f" in */Kconfig*) [ "$KSRC/$f" -nt "$STAMP" ] && return 0 ;; esac
@@ -40,31 +55,36 @@ need_config() {
 }
 
 if need_config; then
-	echo "guest: configuring build/guest-x86_64 (tinyconfig + $(basename "$FRAG"))"
+	names=$(for f in "${FRAGS[@]}"; do basename "$f"; done | paste -sd' ' | sed 's/ / + /g')
+	echo "guest: configuring build/$NAME (tinyconfig + $names)"
 	rm -f "$STAMP"
 	"${KMAKE[@]}" -s tinyconfig >/dev/null || die "make tinyconfig failed"
 	(cd "$KSRC" && ARCH=x86_64 scripts/kconfig/merge_config.sh -m \
-		-O "$OUT" "$OUT/.config" "$FRAG" >/dev/null) ||
+		-O "$OUT" "$OUT/.config" "${FRAGS[@]}" >/dev/null) ||
 		die "merge_config.sh failed"
 	"${KMAKE[@]}" -s olddefconfig >/dev/null || die "make olddefconfig failed"
+	# What the fragments ask for, the last one winning, then the check.
 	bad=0
 	while IFS= read -r line; do
-		case "$line" in CONFIG_*=*) ;; *) continue ;; esac
 		sym=${line%%=*}
 		val=${line#*=}
 		got=$(grep -E "^$sym=" "$OUT/.config" | cut -d= -f2-)
+		[ "$val" = n ] && [ -z "$got" ] && continue
 		if [ "$got" != "$val" ]; then
 			echo "guest: config: $sym=$val requested, got ${got:-unset}" >&2
 			bad=1
 		fi
-	done < "$FRAG"
-	[ $bad -eq 0 ] || die "$(basename "$FRAG") does not apply; see above"
+	done < <(grep -h -E '^CONFIG_[A-Za-z0-9_]+=' "${FRAGS[@]}" |
+		 awk -F= '{ v[$1] = $0; if (!($1 in o)) o[$1] = n++ }
+			  END { for (k in v) print o[k], v[k] }' |
+		 sort -n | cut -d' ' -f2-)
+	[ $bad -eq 0 ] || die "$names does not apply; see above"
 	touch "$STAMP"
 fi
 
 LOG=$OUT/build.log
 start=$(date +%s)
-echo "guest: building bzImage in build/guest-x86_64 (-j$JOBS, log: build/guest-x86_64/build.log)"
+echo "guest: building bzImage in build/$NAME (-j$JOBS, log: build/$NAME/build.log)"
 "${KMAKE[@]}" bzImage > "$LOG" 2>&1 &
 pid=$!
 trap 'kill $pid 2>/dev/null' EXIT INT TERM
@@ -82,6 +102,6 @@ rc=$?
 trap - EXIT INT TERM
 if [ $rc -ne 0 ]; then
 	grep -E 'error|Error' "$LOG" | head -20 >&2
-	die "kernel build failed (rc $rc), see build/guest-x86_64/build.log"
+	die "kernel build failed (rc $rc), see build/$NAME/build.log"
 fi
 echo "guest: bzImage ready in $(( $(date +%s) - start )) s"

@@ -86,3 +86,43 @@ wait_ready() {
 	done
 	return 1
 }
+
+# host_link NIC on|off: have the host (run.sh, over QEMU's QMP) set the
+# link of NIC's QEMU netdev (nica: p0, nicb: p1), as a cable pulled or
+# plugged back. Waits up to 10 s for the host's answer; says why on
+# stderr and returns 1 if it fails or never comes.
+host_link() {
+	local d id n ans
+	d=$RESULTS/hostreq
+	[ -d "$d" ] || { echo "host_link: no $d (run.sh too old?)" >&2; return 1; }
+	id=$(date +%s%N).$$
+	echo "set_link $1 $2" > "$d/$id.tmp" && mv "$d/$id.tmp" "$d/$id.req" ||
+		return 1
+	n=200
+	while [ $n -gt 0 ]; do
+		if [ -f "$d/$id.ans" ]; then
+			ans=$(cat "$d/$id.ans")
+			rm -f "$d/$id.ans"
+			[ "$ans" = ok ] && return 0
+			echo "host_link $1 $2: $ans" >&2
+			return 1
+		fi
+		sleep 0.05
+		n=$((n - 1))
+	done
+	rm -f "$d/$id.req"
+	echo "host_link $1 $2: no answer from the host in 10 s" >&2
+	return 1
+}
+
+# wait_down IFACE [TRIES]: wait (50 ms steps, default 10 s) for the link
+# to go down.
+wait_down() {
+	local n=${2:-200}
+	while [ "$n" -gt 0 ]; do
+		[ "$(cat "/sys/class/net/$1/operstate" 2>/dev/null)" != up ] && return 0
+		sleep 0.05
+		n=$((n - 1))
+	done
+	return 1
+}

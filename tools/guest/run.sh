@@ -15,6 +15,17 @@
 # happens. ARGS (comma separated, no spaces) are passed to the job.
 # Exits with the job's exit code, or 1 if the guest crashed or timed out.
 #
+# Host-side requests: QEMU's QMP monitor listens on results/qmp.sock.
+# The job asks for a host action by writing results/hostreq/ID.req, one
+# line "set_link NIC on|off" (NIC: nica or nicb, or their netdevs p0 and
+# p1); this script runs it over QMP and answers in results/hostreq/ID.ans
+# ("ok" or "error: ..."), logging it in results/hostreq.log. lib.sh's
+# host_link() is the guest side.
+#
+# A job that may crash the guest keeps in results/on-crash.txt what to
+# report if it does: if the guest dies or times out before the job ends,
+# that file is printed and appended to output.log.
+#
 # Acceleration: TCG (multi-threaded). /dev/kvm may be a nested hypervisor
 # that hangs ordinary guests, so KVM is used only when XSKZC_ACCEL=kvm.
 
@@ -25,7 +36,9 @@ JOB=${1:?usage: run.sh JOB [TIMEOUT_S] [ARGS]}
 TIMEOUT=${2:-600}
 ARGS=${3:-}
 RES=$REPO/build/guest-run/$JOB
-KERNEL=$REPO/build/guest-x86_64/arch/x86/boot/bzImage
+# XSKZC_KERNEL: another bzImage (the debug one), XSKZC_MEM: MiB of RAM.
+KERNEL=${XSKZC_KERNEL:-$REPO/build/guest-x86_64/arch/x86/boot/bzImage}
+MEM=${XSKZC_MEM:-1024}
 ACCEL=${XSKZC_ACCEL:-tcg}
 QEMU=qemu-system-x86_64
 
@@ -34,6 +47,9 @@ die() { echo "guest: error: $*" >&2; exit 2; }
 [ -f "$KERNEL" ] || die "no guest kernel: run make guest"
 [ -x "$REPO/tools/guest/$JOB.sh" ] || die "no job tools/guest/$JOB.sh"
 command -v $QEMU >/dev/null || die "$QEMU not installed: tools/qemu-deps.sh"
+PY=/usr/bin/python3
+[ -x $PY ] || PY=python3
+command -v $PY >/dev/null || die "python3 not installed (the QMP client)"
 case "$REPO" in *[[:space:],]*) die "the repo path must not contain spaces or commas" ;; esac
 
 case "$ACCEL" in
@@ -42,19 +58,30 @@ kvm) accel=(-accel kvm -cpu host) ;;
 esac
 
 rm -rf "$RES"
-mkdir -p "$RES"
+mkdir -p "$RES/hostreq"
+# A unix socket path has at most 107 bytes.
+QMP=$RES/qmp.sock
+qmpdir=
+if [ ${#QMP} -gt 100 ]; then
+	qmpdir=$(mktemp -d)
+	QMP=$qmpdir/qmp.sock
+fi
 
 cmdline="console=ttyS0 loglevel=4 panic=-1"
 cmdline+=" root=host0 rootfstype=9p ro"
 cmdline+=" rootflags=trans=virtio,version=9p2000.L,msize=262144,cache=loose"
 cmdline+=" init=$REPO/tools/guest/init xskzc.repo=$REPO xskzc.job=$JOB"
 [ -n "$ARGS" ] && cmdline+=" xskzc.args=$ARGS"
+# The job's time limit, for a job that would rather skip what it has no
+# time left for than be cut.
+cmdline+=" xskzc.timeout=$TIMEOUT"
 
 # Two igb PFs on one hub. Each PF reserves device functions for its VFs,
 # so the two sit far apart on the bus.
 qemu_args=(
-	-M q35 "${accel[@]}" -smp 2 -m 1024
+	-M q35 "${accel[@]}" -smp 2 -m "$MEM"
 	-nodefaults -no-reboot -display none -monitor none -serial stdio
+	-qmp "unix:$QMP,server=on,wait=off"
 	-kernel "$KERNEL" -append "$cmdline"
 	-virtfs local,path=/,mount_tag=host0,security_model=none,readonly=on,multidevs=remap
 	-virtfs "local,path=$RES,mount_tag=results,security_model=none"
@@ -75,6 +102,44 @@ cleanup() {
 	kill $qpid 2>/dev/null
 	wait $qpid 2>/dev/null
 	kill $tpid 2>/dev/null
+	[ -z "$qmpdir" ] || rm -rf "$qmpdir"
+}
+
+# The guest's requests (see the top): each answered once, oldest first.
+serve_requests() {
+	local req id verb nic state dev up ans
+	for req in "$RES"/hostreq/*.req; do
+		[ -f "$req" ] || return 0
+		id=${req%.req}
+		verb='' nic='' state=''
+		read -r verb nic state < "$req"
+		rm -f "$req"
+		case "$nic" in
+		nica | p0) dev=p0 ;;
+		nicb | p1) dev=p1 ;;
+		*) dev= ;;
+		esac
+		if [ "$verb" != set_link ] || [ -z "$dev" ] ||
+		   { [ "$state" != on ] && [ "$state" != off ]; }; then
+			ans="error: bad request: $verb $nic $state"
+		else
+			up=true
+			[ "$state" = on ] || up=false
+			ans=$(timeout -k 2 10 $PY "$REPO/tools/guest/qmp.py" "$QMP" \
+				set_link "{\"name\": \"$dev\", \"up\": $up}" 2>&1 | tail -n 1)
+			[ -n "$ans" ] || ans="error: no answer from qmp.py"
+		fi
+		echo "$(date +%T.%N | cut -c1-12) $verb $nic($dev) $state: $ans" >> "$RES/hostreq.log"
+		echo "$ans" > "$id.ans.tmp" && mv "$id.ans.tmp" "$id.ans"
+	done
+}
+
+# The job's report for a guest that died under it.
+on_crash() {
+	[ -f "$RES/on-crash.txt" ] || return 0
+	echo "guest: the job's report for a guest that died under it:"
+	cat "$RES/on-crash.txt"
+	cat "$RES/on-crash.txt" >> "$RES/output.log"
 }
 trap 'cleanup; exit 130' INT TERM
 trap cleanup EXIT
@@ -87,7 +152,8 @@ while kill -0 $qpid 2>/dev/null; do
 		kill $qpid 2>/dev/null
 		break
 	fi
-	sleep 1
+	serve_requests
+	sleep 0.2
 done
 wait $qpid
 qrc=$?
@@ -100,6 +166,7 @@ elapsed=$(( $(date +%s) - start ))
 if [ ! -f "$RES/rc" ] && { [ $qrc -eq 124 ] || [ $qrc -eq 137 ]; }; then
 	echo "guest: TIMEOUT after $elapsed s (limit $TIMEOUT s)"
 	tail -n 20 "$RES/console.log"
+	on_crash
 	exit 1
 fi
 # A kernel crash anywhere (the job's own dmesg checks see the warnings).
@@ -112,6 +179,7 @@ fi
 if [ ! -f "$RES/rc" ]; then
 	echo "guest: the job did not finish (QEMU exit $qrc after $elapsed s)"
 	tail -n 30 "$RES/console.log"
+	on_crash
 	exit 1
 fi
 rc=$(cat "$RES/rc")

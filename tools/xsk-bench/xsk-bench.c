@@ -104,6 +104,8 @@ struct opts {
 	double idle_exit;
 	double drain;
 	bool quiet;
+	const char *go_file;		/* wait for it before any traffic */
+	double swap_after;		/* replace the XDP program then */
 };
 
 struct checker {
@@ -129,6 +131,10 @@ struct ctx {
 	uint64_t rx, tx, completed, outstanding, seq;
 	uint64_t kick_errors;
 	int kick_errno;
+	uint64_t kick_benign;		/* kicks refused with a benign errno */
+	int kick_benign_errno;
+	int map_fd, prog_fd;		/* the XDP program attached, if any */
+	bool swapped;
 	double t_first_rx, t_last_rx, t_first_tx, t_last_tx;
 	unsigned int frame_len;		/* without FCS */
 	double drop_pps;
@@ -526,8 +532,11 @@ static bool kick_benign(int err)
 
 static void kick_note(struct ctx *c, int err)
 {
-	if (kick_benign(err))
+	if (kick_benign(err)) {
+		c->kick_benign++;
+		c->kick_benign_errno = err;
 		return;
+	}
 	c->kick_errors++;
 	if (!c->kick_errno)
 		c->kick_errno = err;
@@ -861,11 +870,41 @@ static double rate_of(uint64_t n, double t0, double t1)
 	return (n - 1) / (t1 - t0);
 }
 
+/*
+ * --swap-prog: S s after the first frame, replace the attached program
+ * with a new copy of it on the same XSKMAP (XDP_FLAGS_REPLACE). The socket keeps its
+ * frames if the driver takes the swap.
+ */
+static void swap_prog(struct ctx *c, double t)
+{
+	LIBBPF_OPTS(bpf_xdp_attach_opts, ao, .old_prog_fd = c->prog_fd);
+	int fd, err = 0;
+
+	c->swapped = true;
+	fd = prog_redirect(c->map_fd);
+	if (fd < 0) {
+		err = errno;
+	} else {
+		err = bpf_xdp_attach(c->o->ifindex, fd,
+				     xdp_flags_of(c->o->mode) | XDP_FLAGS_REPLACE,
+				     &ao);
+		err = err < 0 ? -err : 0;
+		if (err) {
+			close(fd);
+		} else {
+			close(c->prog_fd);
+			c->prog_fd = fd;
+		}
+	}
+	printf("swap t=%.1f status=%s errno=%s rx=%" PRIu64 " tx=%" PRIu64 "\n",
+	       t, err ? "failed" : "ok", err ? errname(err) : "0", c->rx, c->tx);
+}
+
 static void run_xsk(struct ctx *c)
 {
 	const struct opts *o = c->o;
 	struct pollfd pfd = { .fd = c->fd };
-	double t0 = now_s(), t, next = 0, last_int = 0;
+	double t0 = now_s(), t, next = 0, last_int = 0, first_frame = 0;
 	double t_end = t0 + o->duration, drain_end = 0, last_rx = 0;
 	uint64_t rx_int = 0, tx_int = 0;
 	bool sending = o->bench == B_TXONLY, draining = false;
@@ -874,6 +913,7 @@ static void run_xsk(struct ctx *c)
 		t = now_s();
 		/* Intervals start with the first frame, so they are all full. */
 		if (!next && (c->rx || c->tx)) {
+			first_frame = t;
 			next = t + o->interval;
 			last_int = t;
 			rx_int = c->rx;
@@ -905,6 +945,9 @@ static void run_xsk(struct ctx *c)
 			     c->ck.unique >= c->seq))
 				break;
 		}
+		if (o->swap_after > 0 && !c->swapped && c->prog_fd >= 0 &&
+		    first_frame > 0 && t - first_frame >= o->swap_after)
+			swap_prog(c, t - t0);
 		if (o->poll) {
 			pfd.events = POLLIN | (sending || c->outstanding ? POLLOUT : 0);
 			if (poll(&pfd, 1, 100) <= 0)
@@ -1017,6 +1060,9 @@ static void usage(int rc)
 "  -T, --drain S       at the end, wait up to S seconds for TX\n"
 "                      completions and returning frames (2)\n"
 "  -X, --no-prog       attach no XDP program (for the bind tests)\n"
+"  -G, --go-file FILE  once bound, touch nothing until FILE exists\n"
+"  -A, --swap-prog S   S s after the first frame, replace the XDP program\n"
+"                      with a new one on the same XSKMAP (a swap line)\n"
 "  -V, --no-verify     do not check payload checksums\n"
 "  -Q, --quiet         no interval lines\n");
 	exit(rc);
@@ -1090,6 +1136,8 @@ static void parse_opts(int argc, char **argv, struct opts *o)
 		{ "no-prog", no_argument, NULL, 'X' },
 		{ "no-verify", no_argument, NULL, 'V' },
 		{ "quiet", no_argument, NULL, 'Q' },
+		{ "go-file", required_argument, NULL, 'G' },
+		{ "swap-prog", required_argument, NULL, 'A' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -1113,7 +1161,7 @@ static void parse_opts(int argc, char **argv, struct opts *o)
 	argc--;
 	argv++;
 
-	while ((c = getopt_long(argc, argv, "i:q:m:s:b:NpD:d:I:r:c:RS:f:n:o:W:T:XVQh",
+	while ((c = getopt_long(argc, argv, "i:q:m:s:b:NpD:d:I:r:c:RS:f:n:o:W:T:XVQG:A:h",
 				lo, NULL)) != -1) {
 		switch (c) {
 		case 'i':
@@ -1193,6 +1241,12 @@ static void parse_opts(int argc, char **argv, struct opts *o)
 		case 'Q':
 			o->quiet = true;
 			break;
+		case 'G':
+			o->go_file = optarg;
+			break;
+		case 'A':
+			o->swap_after = parse_double(optarg, "swap-prog");
+			break;
 		case 'h':
 			usage(0);
 			break;
@@ -1247,7 +1301,7 @@ int main(int argc, char **argv)
 		.drain = 2,
 		.dst_mac = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff },
 	};
-	struct ctx c = { .o = &o, .fd = -1 };
+	struct ctx c = { .o = &o, .fd = -1, .map_fd = -1, .prog_fd = -1 };
 	struct rlimit rl = { RLIM_INFINITY, RLIM_INFINITY };
 	struct drop_state ds = { .map_fd = -1 };
 	uint64_t nic0[NR_NIC_STATS], nic1[NR_NIC_STATS];
@@ -1321,6 +1375,8 @@ int main(int argc, char **argv)
 			goto out;
 		}
 		attached = true;
+		c.map_fd = map_fd;
+		c.prog_fd = prog_fd;
 	}
 
 	if (o.bench == B_DROP) {
@@ -1349,7 +1405,13 @@ int main(int argc, char **argv)
 	wait_link(o.ifname);
 	nic_read(o.ifname, nic0);
 	printf("ready zerocopy=%d\n", zc);
+	if (o.go_file) {
+		while (!stop_flag && access(o.go_file, F_OK))
+			usleep(50000);
+		printf("go\n");
+	}
 	run_xsk(&c);
+	prog_fd = c.prog_fd;	/* a --swap-prog replaced it */
 
 done:
 	nic_read(o.ifname, nic1);
@@ -1362,7 +1424,7 @@ done:
 	       PRIu64 " tx=%" PRIu64 " tx_completed=%" PRIu64 " tx_outstanding=%"
 	       PRIu64 " lost=%" PRIu64 " dup=%" PRIu64 " corrupt=%" PRIu64
 	       " foreign=%" PRIu64 " unique=%" PRIu64 " kick_errors=%" PRIu64
-	       " kick_errno=%s",
+	       " kick_errno=%s kick_benign=%" PRIu64 " kick_benign_errno=%s",
 	       bench_names[o.bench], o.bench == B_DROP ?
 	       (o.mode == M_SKB ? "xdp-drop-skb" : "xdp-drop") : mode_names[o.mode],
 	       o.size, o.queue, o.batch, o.need_wakeup, o.poll, zc, rx_pps, tx_pps,
@@ -1370,7 +1432,8 @@ done:
 	       o.bench == B_TXONLY ? (o.ret ? c.seq - c.ck.unique : 0) :
 				    checker_holes(&c.ck),
 	       c.ck.dup, c.ck.corrupt, c.ck.foreign, c.ck.unique, c.kick_errors,
-	       c.kick_errno ? errname(c.kick_errno) : "0");
+	       c.kick_errno ? errname(c.kick_errno) : "0", c.kick_benign,
+	       c.kick_benign_errno ? errname(c.kick_benign_errno) : "0");
 	for (i = 0; i < NR_NIC_STATS; i++)
 		printf(" nic_%s=%" PRIu64, nic_stats[i], nic1[i] - nic0[i]);
 	xsk_stats_print(c.fd);

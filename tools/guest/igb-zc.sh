@@ -1,0 +1,561 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# tools/guest/igb-zc.sh [SCENARIO...] - igb AF_XDP zero-copy checks that
+# tools/guest/e2e.sh does not make; "tools/guest/run.sh igb-zc 900
+# [SCENARIO,...]" runs them (all by default):
+#
+#  sriov      sriov_numvfs with a zero-copy queue is refused
+#  meta       XDP_PASS copies of zero-copy frames: checksum, VLAN tag,
+#             hardware RX timestamp (as far as QEMU's igb model goes)
+#  bufsz      MTU 1518 with 2 KB chunks, RLPML and DROP_EN while
+#             zero-copy, RXALL kept off while bound and refused with it
+#  resize     ethtool -G, then zero-copy RX
+#  counters   a short fill ring: rx_xsk_fill_short, not alloc_failed
+#  reinit     a failed open under a running netdev (ethtool -L with
+#             fail_page_alloc), then a zero-copy bind and down/up
+#  reopen-N   the same through an XDP program removal, N = fail_page_alloc
+#             times (1: the reopen with the old program works, -1: not)
+#
+# sriov runs last by default: after VFs came and went on nica, traffic
+# through nica was unreliable in the QEMU guest (not investigated).
+# sriov needs CONFIG_PCI_IOV; reinit and reopen-N CONFIG_FAIL_PAGE_ALLOC,
+# CONFIG_FAULT_INJECTION_DEBUG_FS: without them they SKIP. One
+# PASS/FAIL/SKIP/INFO line per check, then "igb-zc: N passed, ...". A
+# step that may hang the kernel runs with a deadline; a stuck one ends
+# the job after dumping the blocked tasks.
+
+. "$XSKZC_REPO/tools/guest/lib.sh"
+
+LOGS=$RESULTS/igb-zc
+mkdir -p "$LOGS"
+PASS=0
+FAIL=0
+SKIP=0
+
+pass() { PASS=$((PASS + 1)); echo "PASS $*"; }
+fail() { FAIL=$((FAIL + 1)); echo "FAIL $*"; }
+skip() { SKIP=$((SKIP + 1)); echo "SKIP $*"; }
+info() { echo "INFO $*"; }
+
+# bounded CMD...: run CMD in the background, wait at most $DEADLINE s.
+# Returns its exit code, or 254 when it is still running (stuck).
+DEADLINE=40
+bounded() {
+	local p n
+	"$@" &
+	p=$!
+	n=$((DEADLINE * 10))
+	while [ $n -gt 0 ] && kill -0 $p 2>/dev/null; do
+		sleep 0.1
+		n=$((n - 1))
+	done
+	if kill -0 $p 2>/dev/null; then
+		kill -KILL $p 2>/dev/null
+		return 254
+	fi
+	wait $p
+}
+
+stuck() {
+	echo w > /proc/sysrq-trigger 2>/dev/null
+	sleep 2
+	dmesg | grep -A12 'task:.*state:D' | head -40 | sed 's/^/INFO dmesg: /'
+	fail "$1: stuck for $DEADLINE s (tasks in D state above)"
+	finish
+}
+
+dmesg_bad() {
+	dmesg | grep -E 'WARNING:|BUG:|Oops|Call Trace|general protection|blocked for more than' | head -3
+}
+
+finish() {
+	bad=$(dmesg_bad)
+	if [ -n "$bad" ]; then
+		fail "dmesg: $(echo "$bad" | head -1)"
+		dmesg > "$LOGS/dmesg.txt"
+	fi
+	echo "igb-zc: $PASS passed, $FAIL failed, $SKIP skipped"
+	exit $([ $FAIL -eq 0 ] && echo 0 || echo 1)
+}
+
+# regs IFACE: the raw register dump of igb_get_regs() as one u32 a line
+regs() { ethtool -d "$1" raw on 2>/dev/null | od -An -v -tu4 -w4 | tr -d ' '; }
+reg() { regs "$1" | sed -n "$(($2 + 1))p"; }	# reg IFACE INDEX
+RLPML_IDX=34
+SRRCTL0_IDX=121
+
+zc_bg() {	# zc_bg LOG ARGS...: xsk-bench in the background on nica
+	local log=$1
+	shift
+	"$XSKB" "$@" -i $NICA > "$LOGS/$log.log" 2>&1 &
+	ZPID=$!
+	wait_ready "$LOGS/$log.log"
+	# attaching the program reopened the netdev: frames sent before the
+	# link is back are lost (and operstate follows the carrier late)
+	sleep 1
+	wait_up $NICA
+}
+
+zc_stop() { kill -TERM $ZPID 2>/dev/null; wait $ZPID 2>/dev/null; }
+
+summary() { summary_of "$LOGS/$1.log"; }
+
+# --- SR-IOV: sriov_numvfs with a zero-copy queue ------------------------
+s_sriov() {
+	local dev numvfs out rc s q
+	dev=/sys/class/net/$NICA/device
+	if [ ! -e $dev/sriov_numvfs ] || [ "$(cat $dev/sriov_totalvfs)" = 0 ]; then
+		skip "sriov: no SR-IOV on $NICA"
+		return
+	fi
+	q=$(($(ls -d /sys/class/net/$NICA/queues/rx-* | wc -l) - 1))
+	info "sriov: $NICA has $((q + 1)) queues, totalvfs $(cat $dev/sriov_totalvfs); ZC socket on the last, $q"
+	zc_bg sriov-zc rxdrop -m zc -q $q -d 60 -Q
+	grep -q '^ready zerocopy=1' "$LOGS/sriov-zc.log" ||
+		{ fail "sriov: no ZC bind on queue $q: $(tail -1 "$LOGS/sriov-zc.log")"; zc_stop; return; }
+	bounded sh -c "/bin/echo 1 > $dev/sriov_numvfs" > "$LOGS/out.txt" 2>&1
+	rc=$?
+	out=$(cat "$LOGS/out.txt")
+	[ $rc -eq 254 ] && stuck "sriov: echo 1 > sriov_numvfs"
+	numvfs=$(cat $dev/sriov_numvfs)
+	if [ $rc -ne 0 ] && [ "$numvfs" = 0 ] && echo "$out" | grep -q 'busy'; then
+		pass "sriov: sriov_numvfs=1 refused with the ZC socket on queue $q: $out"
+	else
+		fail "sriov: sriov_numvfs=1 with the ZC socket on queue $q: rc=$rc numvfs=$numvfs $out; now $(ls -d /sys/class/net/$NICA/queues/rx-* | wc -l) queues"
+	fi
+	bad=$(dmesg_bad)
+	[ -n "$bad" ] && { fail "sriov: kernel: $bad"; dmesg > "$LOGS/dmesg.txt"; finish; }
+	# the socket must still work: a wakeup and a clean teardown
+	zc_stop
+	s=$(summary sriov-zc)
+	[ "$(field status "$s")" = ok ] && pass "sriov: ZC socket still fine: $s" ||
+		fail "sriov: ZC socket: ${s:-no summary}"
+	[ "$(cat $dev/sriov_numvfs)" = 0 ] || echo 0 > $dev/sriov_numvfs
+	# without a socket VFs come and go
+	if bounded sh -c "echo 1 > $dev/sriov_numvfs && echo 0 > $dev/sriov_numvfs"; then
+		pass "sriov: VFs on and off without a ZC socket"
+	else
+		fail "sriov: VFs on and off without a ZC socket"
+	fi
+	ip link set $NICA up
+	sleep 2		# the reinit took the link down; operstate follows late
+	wait_up $NICA
+}
+
+# --- a failed reopen: XDP program removal with fail_page_alloc ---------
+FI=/sys/kernel/debug/fail_page_alloc
+fi_on() {	# fi_on TIMES
+	echo 0 > $FI/probability
+	echo N > $FI/ignore-gfp-wait
+	echo N > $FI/ignore-gfp-highmem
+	echo 4 > $FI/min-order	# the 64 KiB descriptor rings of 4096
+	echo Y > $FI/task-filter
+	echo 1 > $FI/interval
+	echo "$1" > $FI/times
+	echo 1 > $FI/verbose
+	echo 100 > $FI/probability
+}
+fi_off() { echo 0 > $FI/probability; }
+
+# in a task that fails order >= 4 page allocations
+failing() { sh -c 'echo 1 > /proc/self/make-it-fail && exec "$@"' failing "$@"; }
+
+PROG=/usr/lib/x86_64-linux-gnu/bpf/xsk_def_xdp_prog.o
+prog_id() { ip -d link show dev $NICA | sed -n 's/.*prog\/xdp id \([0-9]*\).*/\1/p'; }
+is_up() { ip link show dev $NICA | grep -q '<[^>]*[,<]UP[,>]'; }
+
+s_reopen() {	# s_reopen TIMES
+	local times=$1 out rc s t=reopen-$1
+	mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug
+	[ -d $FI ] || { skip "$t: no $FI (CONFIG_FAIL_PAGE_ALLOC)"; return; }
+	ip link set dev $NICA xdpdrv obj $PROG sec xdp 2>"$LOGS/$t.attach.err" ||
+		ip link set dev $NICA xdpdrv obj $PROG 2>>"$LOGS/$t.attach.err" ||
+		{ fail "$t: cannot attach $PROG: $(tail -1 "$LOGS/$t.attach.err")"; return; }
+	info "$t: program $(prog_id) attached"
+	fi_on "$times"
+	bounded failing ip link set dev $NICA xdpdrv off > "$LOGS/out.txt" 2>&1
+	rc=$?
+	out=$(cat "$LOGS/out.txt")
+	fi_off
+	[ $rc -eq 254 ] && stuck "$t: XDP removal"
+	info "$t: XDP removal with order>=4 allocations failing (times $times): rc=$rc ${out:+($out)}; IFF_UP $(is_up && echo on || echo off), operstate $(cat /sys/class/net/$NICA/operstate), program '$(prog_id)'"
+	dmesg | grep -E 'igb.*(cannot reopen|Allocation|Unable)' | tail -3 | sed 's/^/INFO dmesg: /'
+	if [ $rc -eq 0 ]; then
+		fail "$t: the XDP removal reported success although the reopen failed"
+	elif [ -z "$(prog_id)" ]; then
+		fail "$t: the XDP removal failed, yet the program is gone"
+	else
+		pass "$t: the XDP removal failed and the program stayed: $out"
+	fi
+	# a pool setup on the netdev as the failure left it
+	DEADLINE=30
+	bounded "$XSKB" rxdrop -m zc -X -d 1 -Q -i $NICA > "$LOGS/out.txt" 2>&1
+	rc=$?
+	out=$(cat "$LOGS/out.txt")
+	[ $rc -eq 254 ] && stuck "$t: ZC bind after the failed reopen"
+	s=$(echo "$out" | grep '^summary' | tail -1)
+	info "$t: ZC bind after it: $s"
+	pass "$t: ZC bind and unbind after the failed reopen returned (rc $rc)"
+	bounded sh -c "ip link set dev $NICA down && ip link set dev $NICA up" > "$LOGS/out.txt" 2>&1
+	rc=$?
+	out=$(cat "$LOGS/out.txt")
+	[ $rc -eq 254 ] && stuck "$t: ip link set down/up after the failed reopen"
+	if [ $rc -eq 0 ] && wait_up $NICA; then
+		pass "$t: down and up again: link up"
+	else
+		fail "$t: down and up again: rc $rc $out, operstate $(cat /sys/class/net/$NICA/operstate)"
+	fi
+	if ping -c 2 -i 0.2 -W 2 $IP_B > /dev/null 2>&1; then
+		pass "$t: ping through $NICA"
+	else
+		fail "$t: no ping through $NICA"
+	fi
+	# zero-copy RX works again
+	ip link set dev $NICA xdpdrv off 2>/dev/null
+	wait_up $NICA
+	zc_bg $t-rx rxdrop -m zc -S 77 -d 30 -W 2 -Q
+	onB "$XSKB" txonly -m skb -i $NICB -D $MAC_A -S 77 -c 5000 -r 5000 -d 10 -Q > "$LOGS/$t-tx.log" 2>&1
+	wait $ZPID
+	s=$(summary $t-rx)
+	if [ "$(field zerocopy "$s")" = 1 ] && [ "$(field rx "$s")" -gt 4000 ]; then
+		pass "$t: ZC RX after recovery: rx=$(field rx "$s")"
+	else
+		fail "$t: ZC RX after recovery: $s"
+	fi
+	ip link set dev $NICA xdpdrv off 2>/dev/null
+}
+
+# --- XDP_PASS copies keep the descriptor's metadata ---------------------
+# Receives on nicb with PACKET_AUXDATA and SO_TIMESTAMPING while ZC
+# sockets without a program hold both its queues: every frame is an
+# XDP_PASS copy. Prints one line per frame: csum_valid vlan hwts.
+rxmeta() { onB python3 "$LOGS/rxmeta.py" "$@"; }	# rxmeta COUNT ETHERTYPE
+# rx_start FILE COUNT ETHERTYPE: rxmeta in the background (pid R), once
+# its socket is open
+rx_start() {
+	local f=$1 n=200
+	shift
+	rxmeta "$@" > "$f" 2>&1 &
+	R=$!
+	while [ $n -gt 0 ] && ! grep -q listening "$f"; do
+		sleep 0.1
+		n=$((n - 1))
+	done
+}
+cat > "$LOGS/rxmeta.py" <<'EOF'
+import socket, struct, sys, select, fcntl
+count, etype = int(sys.argv[1]), int(sys.argv[2], 0)
+SOL_PACKET, PACKET_AUXDATA = 263, 8
+SO_TIMESTAMPING = 37
+s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, socket.htons(etype))
+s.bind(("nicb", 0))
+s.setsockopt(SOL_PACKET, PACKET_AUXDATA, 1)
+# RX_HARDWARE | RAW_HARDWARE
+s.setsockopt(socket.SOL_SOCKET, SO_TIMESTAMPING, (1 << 2) | (1 << 6))
+print("listening", flush=True)
+got = 0
+while got < count:
+    r, _, _ = select.select([s], [], [], 8)
+    if not r:
+        break
+    data, anc, flags, addr = s.recvmsg(4096, 1024)
+    if addr[2] == socket.PACKET_OUTGOING:
+        continue
+    csum = vlan = 0
+    hwts = 0.0
+    for lvl, typ, d in anc:
+        if lvl == SOL_PACKET and typ == PACKET_AUXDATA:
+            st, ln, sn, mac, net, tci, tpid = struct.unpack("IIIHHHH", d[:20])
+            csum = 1 if st & (1 << 7) else 0
+            vlan = tci if st & (1 << 4) else 0
+        if lvl == socket.SOL_SOCKET and typ == SO_TIMESTAMPING:
+            t = struct.unpack("qqqqqq", d[:48])
+            hwts = t[4] + t[5] / 1e9
+    print("frame len=%d csum_valid=%d vlan=%d hwts=%.9f" % (len(data), csum, vlan, hwts))
+    sys.stdout.flush()
+    got += 1
+EOF
+
+# hwtstamp IFACE RX_FILTER: SIOCSHWTSTAMP, prints the filter it got
+hwtstamp() { python3 "$LOGS/hwtstamp.py" "$@"; }
+cat > "$LOGS/hwtstamp.py" <<'EOF'
+import socket, struct, sys, fcntl
+ifc, filt = sys.argv[1], int(sys.argv[2])
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+cfg = bytearray(struct.pack("iii", 0, 0, filt))
+import ctypes
+cbuf = ctypes.create_string_buffer(bytes(cfg))
+ifr = struct.pack("16sP", ifc.encode(), ctypes.addressof(cbuf))
+try:
+    fcntl.ioctl(s, 0x89b0, ifr)
+    print("hwtstamp %s rx_filter=%d" % (ifc, struct.unpack("iii", cbuf.raw[:12])[2]))
+except OSError as e:
+    print("hwtstamp %s: %s" % (ifc, e))
+EOF
+
+# ptp_send COUNT GAP: PTPv2 Sync frames (ethertype 0x88f7) from nica
+ptp_send() { python3 "$LOGS/ptp_send.py" "$@"; }
+cat > "$LOGS/ptp_send.py" <<'EOF'
+import socket, struct, sys, time
+count, gap = int(sys.argv[1]), float(sys.argv[2])
+s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW)
+s.bind(("nica", 0))
+dst = bytes.fromhex("52540012340b")
+src = bytes.fromhex("52540012340a")
+for i in range(count):
+    # messageType 0 (Sync), versionPTP 2, length 44, sequenceId i
+    ptp = struct.pack("!BBHBBHQIHHHBB", 0x00, 0x02, 44, 0, 0, 0, 0, 0, 0, 0, i, 0, 0)
+    ptp = ptp + bytes(44 - len(ptp))
+    s.send(dst + src + struct.pack("!H", 0x88f7) + ptp + bytes(16))
+    time.sleep(gap)
+EOF
+
+s_meta() {
+	local out n ok
+	# every frame of nicb through the zero-copy path, to the stack
+	ip netns exec $NSB "$XSKB" rxdrop -m zc -X -q 0 -d 60 -Q -i $NICB > "$LOGS/meta-q0.log" 2>&1 &
+	P0=$!
+	ip netns exec $NSB "$XSKB" rxdrop -m zc -X -q 1 -d 60 -Q -i $NICB > "$LOGS/meta-q1.log" 2>&1 &
+	P1=$!
+	wait_ready "$LOGS/meta-q0.log"
+	wait_ready "$LOGS/meta-q1.log"
+	if ! grep -q '^ready zerocopy=1' "$LOGS/meta-q0.log" ||
+	   ! grep -q '^ready zerocopy=1' "$LOGS/meta-q1.log"; then
+		fail "meta: no ZC bind on both queues of $NICB"
+		kill $P0 $P1
+		return
+	fi
+	# UDP: the checksum
+	# GRO would validate the UDP checksum in software before the packet
+	# socket sees the frame
+	onB ethtool -K $NICB gro off
+	n=10	# ARP first, once the link is back
+	while [ $n -gt 0 ] && ! ping -c 1 -W 1 $IP_B > /dev/null; do
+		n=$((n - 1))
+	done
+	rx_start "$LOGS/meta-udp.txt" 8 0x0800
+	python3 -c "
+import socket, time
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+for i in range(8):
+    s.sendto(b'x' * 100, ('$IP_B', 9000 + i)); time.sleep(0.1)
+"
+	wait $R
+	n=$(grep -c '^frame' "$LOGS/meta-udp.txt")
+	ok=$(grep -c 'csum_valid=1' "$LOGS/meta-udp.txt")
+	info "meta: UDP frames: $(grep '^frame' "$LOGS/meta-udp.txt" | head -2 | tr '\n' ' ')"
+	if [ "$n" -ge 6 ] && [ "$ok" = "$n" ]; then
+		pass "meta: $ok/$n UDP frames passed from the ZC rings with TP_STATUS_CSUM_VALID"
+	else
+		fail "meta: $ok/$n UDP frames passed from the ZC rings with TP_STATUS_CSUM_VALID"
+	fi
+	# VLAN tag (no 8021q in the guest: a tagged frame by hand; no VLAN
+	# filter - promiscuous - or the NIC drops VID 5)
+	onB ip link set $NICB promisc on
+	rx_start "$LOGS/meta-vlan.txt" 6 0x0003
+	python3 -c "
+import socket, time
+s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW)
+s.bind(('$NICA', 0))
+for i in range(6):
+    s.send(bytes.fromhex('52540012340b52540012340a8100000588b5') + bytes(50)); time.sleep(0.1)
+"
+	wait $R
+	onB ip link set $NICB promisc off
+	n=$(grep -c 'vlan=5' "$LOGS/meta-vlan.txt")
+	[ "$n" -ge 3 ] && pass "meta: $n VLAN 5 frames with their tag" ||
+		fail "meta: VLAN: $(grep '^frame' "$LOGS/meta-vlan.txt" | head -2 | tr '\n' ' ')"
+	# hardware RX timestamps: PTPv2 over L2 on 82576 (register latch)
+	out=$(onB python3 "$LOGS/hwtstamp.py" $NICB 12)
+	info "meta: $out (12 = PTP_V2_L2_EVENT)"
+	rx_start "$LOGS/meta-ptp.txt" 6 0x88f7
+	ptp_send 6 0.3
+	wait $R
+	n=$(grep -c '^frame' "$LOGS/meta-ptp.txt")
+	ok=$(grep '^frame' "$LOGS/meta-ptp.txt" | grep -vc 'hwts=0.000000000')
+	info "meta: PTP frames: $(grep '^frame' "$LOGS/meta-ptp.txt" | head -3 | tr '\n' ' ')"
+	ptp_zc="$ok/$n PTP frames passed from the ZC rings with a hardware timestamp"
+	kill $P0 $P1 2>/dev/null
+	wait $P0 $P1 2>/dev/null
+	# the stock (page) path, for comparison: what the QEMU model gives
+	rx_start "$LOGS/meta-ptp-stock.txt" 4 0x88f7
+	ptp_send 4 0.3
+	wait $R
+	info "meta: stock path PTP frames: $(grep '^frame' "$LOGS/meta-ptp-stock.txt" | head -2 | tr '\n' ' ')"
+	if ! grep '^frame' "$LOGS/meta-ptp-stock.txt" | grep -vq 'hwts=0.000000000'; then
+		skip "meta: $ptp_zc; but the stock path gets none either: the NIC model stamps no frame"
+	elif [ "$n" -ge 4 ] && [ "$ok" = "$n" ]; then
+		pass "meta: $ptp_zc"
+	else
+		fail "meta: $ptp_zc"
+	fi
+	rx_start "$LOGS/meta-udp-stock.txt" 4 0x0800
+	python3 -c "
+import socket, time
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+for i in range(6):
+    s.sendto(b'x' * 100, ('$IP_B', 9000 + i)); time.sleep(0.1)
+"
+	wait $R
+	info "meta: stock path UDP frames: $(grep '^frame' "$LOGS/meta-udp-stock.txt" | head -2 | tr '\n' ' ')"
+	# A redirected frame with a latched timestamp must release the latch:
+	# frames redirected into a ZC socket (xsk-bench's program) between
+	# passed ones, all timestamped: each passed one must get its own time
+	# (1 s apart), not the time the redirected frame before it latched.
+	ip netns exec $NSB "$XSKB" rxdrop -m zc -q 0 -d 60 -Q -i $NICB > "$LOGS/meta-redir.log" 2>&1 &
+	P0=$!
+	wait_ready "$LOGS/meta-redir.log"
+	rxmeta 1 0x88f7 > /dev/null 2>&1 &	# nothing: all redirected
+	R=$!
+	ptp_send 1 0.1
+	wait $R
+	kill -TERM $P0
+	wait $P0
+	info "meta: redirected PTP frame: $(summary_of "$LOGS/meta-redir.log" | tr ' ' '\n' | grep -E '^(rx|corrupt)=' | tr '\n' ' ')"
+	onB ip link set $NICB xdpdrv off 2>/dev/null
+	onB ethtool -K $NICB gro on
+	onB ip link set $NICB up
+	dmesg | grep -i 'timestamp hang' | sed 's/^/INFO dmesg: /'
+	onB sh -c ". '$XSKZC_REPO/tools/guest/lib.sh'; wait_up $NICB"
+}
+
+# --- RX buffer sizing: MTU 1518 with 2 KB chunks, RXALL, DROP_EN -------
+s_bufsz() {
+	local s r l
+	ip link set dev $NICA mtu 1518
+	onB ip link set dev $NICB mtu 1518
+	wait_up $NICA
+	zc_bg buf-1518 rxdrop -m zc -f 2048 -S 55 -d 30 -W 2 -Q
+	if grep -q '^ready zerocopy=1' "$LOGS/buf-1518.log"; then
+		r=$(reg $NICA $RLPML_IDX)
+		l=$(reg $NICA $SRRCTL0_IDX)
+		info "bufsz: MTU 1518, 2 KB chunks: RLPML=$r SRRCTL0=$(printf %#x "$l") (BSIZEPKT $((l & 0x7f)) KB, DROP_EN $((l >> 31)))"
+		onB "$XSKB" txonly -m skb -i $NICB -D $MAC_A -S 55 -s 1536 -c 5000 -r 5000 -d 10 -Q > "$LOGS/buf-1518-tx.log" 2>&1
+		wait $ZPID
+		s=$(summary buf-1518)
+		if [ "$(field rx "$s")" -gt 4000 ] && [ "$(field corrupt "$s")" = 0 ]; then
+			pass "bufsz: MTU 1518 with 2 KB chunks: bound, $(field rx "$s") frames of 1536 bytes received"
+		else
+			fail "bufsz: MTU 1518 with 2 KB chunks: $s"
+		fi
+		[ "$r" = 1544 ] && pass "bufsz: RLPML $r = MTU 1518 + 26 while zero-copy" ||
+			fail "bufsz: RLPML $r while zero-copy at MTU 1518, want 1544"
+		[ $((l >> 31)) = 1 ] && pass "bufsz: DROP_EN on the zero-copy ring" ||
+			fail "bufsz: no DROP_EN on the zero-copy ring (SRRCTL0 $(printf %#x "$l"))"
+	else
+		wait $ZPID
+		fail "bufsz: MTU 1518 with 2 KB chunks: $(summary buf-1518)"
+	fi
+	ip link set dev $NICA mtu 1500
+	onB ip link set dev $NICB mtu 1500
+	wait_up $NICA
+	info "bufsz: RLPML after the socket, MTU 1500: $(reg $NICA $RLPML_IDX)"
+	# RXALL while bound: RLPML would no longer bound the frames
+	zc_bg buf-rxall rxdrop -m zc -f 2048 -d 30 -Q
+	ethtool -K $NICA rx-all on > "$LOGS/buf-rxall.txt" 2>&1
+	r=$(ethtool -k $NICA | sed -n 's/^rx-all: //p')
+	zc_stop
+	case "$r" in
+	off*) pass "bufsz: rx-all stays off while a 2 KB ZC pool is bound ($r)" ;;
+	*) fail "bufsz: rx-all '$r' with a 2 KB ZC pool bound (buffer rounded up to 2048)" ;;
+	esac
+	# what was asked takes effect at the next feature change
+	ethtool -K $NICA rx-all off 2>/dev/null
+	ethtool -K $NICA rx-all on 2>/dev/null
+	info "bufsz: rx-all now: $(ethtool -k $NICA | sed -n 's/^rx-all: //p')"
+	wait_up $NICA
+	"$XSKB" rxdrop -m zc -f 2048 -d 1 -Q -i $NICA > "$LOGS/buf-rxall2.log" 2>&1
+	s=$(summary buf-rxall2)
+	if [ "$(field status "$s")" != ok ] && [ "$(field errno "$s")" = EINVAL ]; then
+		pass "bufsz: with rx-all on, 2 KB chunks at MTU 1500 are refused (EINVAL)"
+	else
+		fail "bufsz: with rx-all on, 2 KB chunks at MTU 1500: $s"
+	fi
+	"$XSKB" rxdrop -m zc -f 4096 -d 1 -Q -i $NICA > "$LOGS/buf-rxall3.log" 2>&1
+	s=$(summary buf-rxall3)
+	[ "$(field status "$s")" = ok ] && pass "bufsz: with rx-all on, 4 KB chunks bind" ||
+		fail "bufsz: with rx-all on, 4 KB chunks: $s"
+	ethtool -K $NICA rx-all off
+	wait_up $NICA
+}
+
+# --- a failed open under a running netdev: ethtool -L with
+# fail_page_alloc leaves it running, down and without NAPI; then a ZC
+# bind, and down/up
+s_reinit() {
+	local out rc s t=reinit
+	mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug
+	[ -d $FI ] || { skip "$t: no $FI (CONFIG_FAIL_PAGE_ALLOC)"; return; }
+	fi_on -1
+	bounded failing ethtool -L $NICA combined 1 > "$LOGS/out.txt" 2>&1
+	rc=$?
+	out=$(cat "$LOGS/out.txt")
+	fi_off
+	[ $rc -eq 254 ] && stuck "$t: ethtool -L"
+	info "$t: ethtool -L combined 1 with order>=4 allocations failing: rc=$rc ${out:+($out)}; IFF_UP $(is_up && echo on || echo off), operstate $(cat /sys/class/net/$NICA/operstate)"
+	DEADLINE=30
+	bounded "$XSKB" rxdrop -m zc -X -d 1 -Q -i $NICA > "$LOGS/out.txt" 2>&1
+	rc=$?
+	[ $rc -eq 254 ] && stuck "$t: ZC bind on the netdev the failed open left running"
+	s=$(grep '^summary' "$LOGS/out.txt" | tail -1)
+	pass "$t: ZC bind and unbind on it returned (rc $rc): $(echo "$s" | tr ' ' '\n' | grep -E '^(status|errno|zerocopy)=' | tr '\n' ' ')"
+	bounded sh -c "ip link set dev $NICA down && ip link set dev $NICA up" > "$LOGS/out.txt" 2>&1
+	rc=$?
+	[ $rc -eq 254 ] && stuck "$t: ip link set down/up after the failed open"
+	if [ $rc -eq 0 ] && wait_up $NICA; then
+		pass "$t: down and up again: link up"
+	else
+		fail "$t: down and up again: rc $rc $(cat "$LOGS/out.txt")"
+	fi
+	ethtool -L $NICA combined 2
+	wait_up $NICA
+	ping -c 2 -i 0.2 -W 2 $IP_B > /dev/null 2>&1 && pass "$t: ping through $NICA" ||
+		fail "$t: no ping through $NICA"
+}
+
+# --- counters: a fill ring too small for the ring -----------------------
+s_counters() {
+	local s a f
+	zc_bg counters rxdrop -m zc -n 256 -o 64 -S 88 -d 30 -W 2 -Q
+	onB "$XSKB" txonly -m skb -i $NICB -D $MAC_A -S 88 -c 5000 -r 5000 -d 10 -Q > "$LOGS/counters-tx.log" 2>&1
+	wait $ZPID
+	s=$(summary counters)
+	ethtool -S $NICA > "$LOGS/counters.txt"
+	a=$(sed -n 's/^ *rx_queue_0_alloc_failed: //p' "$LOGS/counters.txt")
+	f=$(sed -n 's/^ *rx_xsk_fill_short: //p' "$LOGS/counters.txt")
+	info "counters: socket rx=$(field rx "$s") xsk_fill_empty=$(field xsk_fill_empty "$s"); ethtool -S: $(grep -E 'rx_queue_0_(packets|alloc_failed)|rx_xsk_' "$LOGS/counters.txt" | tr -s ' ' | tr '\n' ' ')"
+	[ "$a" = 0 ] && pass "counters: rx_queue_0_alloc_failed stays 0 with a short fill ring" ||
+		fail "counters: rx_queue_0_alloc_failed $a with a short fill ring (no allocation failed)"
+	[ -n "$f" ] && [ "$f" -gt 0 ] && pass "counters: rx_xsk_fill_short $f" ||
+		fail "counters: rx_xsk_fill_short '${f}'"
+}
+
+# --- ring resize, then zero-copy: the ring is described with its size --
+s_resize() {
+	local s
+	ethtool -G $NICA rx 512
+	zc_bg resize rxdrop -m zc -S 66 -d 30 -W 2 -Q
+	onB "$XSKB" txonly -m skb -i $NICB -D $MAC_A -S 66 -c 5000 -r 5000 -d 10 -Q > "$LOGS/resize-tx.log" 2>&1
+	wait $ZPID
+	s=$(summary resize)
+	if [ "$(field zerocopy "$s")" = 1 ] && [ "$(field rx "$s")" -gt 4000 ]; then
+		pass "resize: rx 512 then ZC: rx=$(field rx "$s")"
+	else
+		fail "resize: rx 512 then ZC: $s"
+	fi
+	ethtool -G $NICA rx 4096
+	wait_up $NICA
+}
+
+guest_setup || { echo "FAIL setup"; exit 1; }
+echo "igb-zc: $(uname -r), scenarios: ${*:-meta bufsz resize counters reinit reopen-1 reopen--1 sriov}"
+for sc in ${*:-meta bufsz resize counters reinit reopen-1 reopen--1 sriov}; do
+	case $sc in
+	reopen-*) s_reopen "${sc#reopen-}" ;;
+	*) "s_$sc" ;;
+	esac
+	bad=$(dmesg_bad)
+	[ -n "$bad" ] && { fail "$sc: kernel: $bad"; dmesg > "$LOGS/dmesg.txt"; finish; }
+done
+finish
