@@ -1190,7 +1190,7 @@ t_failed_reopen() {
 		[ "$UP" -lt "$end" ] || break
 		sleep 0.2
 	done
-	kill -KILL $APID
+	kill -KILL $APID 2>/dev/null
 	finish_wait $APID 10
 	echo 0 > $fa/probability
 	APID=
