@@ -76,7 +76,7 @@ help:
 	@echo '  lint       checkpatch, kernel-doc, W=1, sparse and the hot-path'
 	@echo '             indirect-call check (x86_64 and arm64 builds, build/lint-*)'
 	@echo '  e2e        boot the QEMU guest (two igb NICs) and run the AF_XDP'
-	@echo '             end-to-end tests (tools/guest/e2e.sh)'
+	@echo '             end-to-end tests (tools/guest/e2e.sh, then igb-zc.sh)'
 	@echo '  bench      AF_XDP benchmarks in the guest: table, build/bench/'
 	@echo '             results.csv and results.png'
 	@echo '  series     the project as a git format-patch series against the'
@@ -86,9 +86,9 @@ help:
 	@echo '             after every patch (x86_64 and arm64 lint configs),'
 	@echo '             checkpatch --strict each patch, compare the final'
 	@echo '             tree with build/linux (build/series-check)'
-	@echo '  e2e-debug  the e2e and the lifecycle stress on the debug kernel'
-	@echo '             (KASAN, lockdep, kmemleak...): fails on any splat,'
-	@echo '             leak or lost TX completion'
+	@echo '  e2e-debug  the e2e lifecycle tests and the lifecycle stress on the'
+	@echo '             debug kernel (KASAN, lockdep, kmemleak...): fails on'
+	@echo '             any splat, leak or lost TX completion'
 	@echo '  stress     zero-copy bind/unbind cycles under traffic'
 	@echo '             (tools/guest/stress.sh; STRESS_CYCLES=$(STRESS_CYCLES))'
 	@echo '  stress-debug  the same on the debug kernel'
@@ -165,7 +165,8 @@ e2e: guest xsk-bench guest-deps
 			echo 'igb-zc: 0 passed, 1 failed'; }; \
 	exit $$rc
 
-# The debug kernel: e2e, then the stress, then kmemleak, in one boot.
+# The debug kernel: e2e's lifecycle tests, then the stress, then
+# kmemleak, in one boot.
 # Ends with "e2e-debug: OK" or "e2e-debug: FAILED".
 e2e-debug: guest-debug xsk-bench guest-deps
 	@XSKZC_KERNEL=$(DEBUG_KERNEL) XSKZC_MEM=$(DEBUG_MEM) \
