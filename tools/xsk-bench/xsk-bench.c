@@ -54,6 +54,8 @@
 #include <bpf/libbpf.h>
 #include <xdp/xsk.h>
 
+#include "xsk-util.h"
+
 #define ETH_P_XSKB	0x88b5		/* IEEE local experimental EtherType */
 #define XSKB_MAGIC	0x58534b42u	/* "XSKB" */
 #define ETH_HLEN_	14
@@ -147,21 +149,6 @@ static void on_signal(int sig)
 {
 	(void)sig;
 	stop_flag = stop_flag + 1;
-}
-
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
-static const char *errname(int err)
-{
-	const char *n = strerrorname_np(err);
-
-	return n ? n : "E?";
 }
 
 /* --- frame format ---------------------------------------------------- */

@@ -58,6 +58,8 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
+#include "xsk-util.h"
+
 #ifndef AF_XDP
 #define AF_XDP		44
 #endif
@@ -129,21 +131,6 @@ static void on_signal(int sig)
 {
 	(void)sig;
 	stop = 1;
-}
-
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
-static const char *errname(int err)
-{
-	const char *n = strerrorname_np(err);
-
-	return n ? n : "E?";
 }
 
 /* --- rings ------------------------------------------------------------- */
