@@ -243,6 +243,16 @@ rx_start() {
 		n=$((n - 1))
 	done
 }
+# send_udp COUNT: COUNT UDP datagrams of 100 bytes from nica to nicb,
+# 0.1 s apart, one destination port each (9000 on)
+send_udp() {
+	python3 -c "
+import socket, time
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+for i in range($1):
+    s.sendto(b'x' * 100, ('$IP_B', 9000 + i)); time.sleep(0.1)
+"
+}
 cat > "$LOGS/rxmeta.py" <<'EOF'
 import socket, struct, sys, select, fcntl
 count, etype = int(sys.argv[1]), int(sys.argv[2], 0)
@@ -335,12 +345,7 @@ s_meta() {
 		n=$((n - 1))
 	done
 	rx_start "$LOGS/meta-udp.txt" 8 0x0800
-	python3 -c "
-import socket, time
-s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-for i in range(8):
-    s.sendto(b'x' * 100, ('$IP_B', 9000 + i)); time.sleep(0.1)
-"
+	send_udp 8
 	wait $R
 	n=$(grep -c '^frame' "$LOGS/meta-udp.txt")
 	ok=$(grep -c 'csum_valid=1' "$LOGS/meta-udp.txt")
@@ -391,12 +396,7 @@ for i in range(6):
 		fail "meta: $ptp_zc"
 	fi
 	rx_start "$LOGS/meta-udp-stock.txt" 4 0x0800
-	python3 -c "
-import socket, time
-s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-for i in range(6):
-    s.sendto(b'x' * 100, ('$IP_B', 9000 + i)); time.sleep(0.1)
-"
+	send_udp 6
 	wait $R
 	info "meta: stock path UDP frames: $(grep '^frame' "$LOGS/meta-udp-stock.txt" | head -2 | tr '\n' ' ')"
 	# A redirected frame with a latched timestamp must release the latch:
