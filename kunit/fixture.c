@@ -13,7 +13,6 @@
 #include <linux/filter.h>
 #include <linux/mman.h>
 #include <linux/net.h>
-#include <linux/pm_domain.h>
 #include <linux/pm_runtime.h>
 #include <linux/rtnetlink.h>
 #include <net/gro.h>
@@ -536,12 +535,11 @@ static int fake_runtime_idle(struct device *dma_dev)
 	return -EBUSY;
 }
 
-static struct dev_pm_domain fake_pm_domain = {
-	.ops = {
-		.runtime_suspend = fake_runtime_suspend,
-		.runtime_resume = fake_runtime_resume,
-		.runtime_idle = fake_runtime_idle,
-	},
+/* The callbacks of the PCI device's driver (igb_pm_ops) */
+static const struct dev_pm_ops fake_pm_ops = {
+	.runtime_suspend = fake_runtime_suspend,
+	.runtime_resume = fake_runtime_resume,
+	.runtime_idle = fake_runtime_idle,
 };
 
 static void fake_pm_disable(void *data)
@@ -554,6 +552,7 @@ static struct fake_nic *__fake_nic_create(struct kunit *test,
 					  bool pm)
 {
 	static atomic_t nics = ATOMIC_INIT(0);
+	struct device_driver *drv;
 	struct net_device *dev;
 	struct fake_nic *nic;
 	char name[24];
@@ -564,7 +563,12 @@ static struct fake_nic *__fake_nic_create(struct kunit *test,
 
 	/* unique: a test may have two NICs */
 	snprintf(name, sizeof(name), "xsk_zc_fake%d", atomic_inc_return(&nics));
-	nic->dma_dev = kunit_device_register(test, name);
+	/* bound to a driver of its own, which has the runtime PM callbacks */
+	drv = kunit_driver_create(test, name);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(drv));
+	if (pm)
+		drv->pm = &fake_pm_ops;
+	nic->dma_dev = kunit_device_register_with_driver(test, name, drv);
 	KUNIT_ASSERT_FALSE(test, IS_ERR(nic->dma_dev));
 	nic->dma_dev->dma_mask = &nic->dma_dev->coherent_dma_mask;
 	KUNIT_ASSERT_EQ(test, dma_set_mask_and_coherent(nic->dma_dev,
@@ -575,7 +579,6 @@ static struct fake_nic *__fake_nic_create(struct kunit *test,
 	if (pm) {
 		/* the PCI device of a NIC with runtime PM, active */
 		dev_set_drvdata(nic->dma_dev, nic);
-		dev_pm_domain_set(nic->dma_dev, &fake_pm_domain);
 		pm_runtime_set_active(nic->dma_dev);
 		pm_runtime_enable(nic->dma_dev);
 		err = kunit_add_action_or_reset(test, fake_pm_disable,
