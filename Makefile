@@ -33,6 +33,7 @@ QEMU_DEPS	:= $(REPO)/tools/qemu-deps.sh
 GUEST_RUN	:= $(REPO)/tools/guest/run.sh
 # Seconds QEMU may run for each job before it is killed.
 E2E_TIMEOUT	?= 900
+KUNIT_TIMEOUT	?= 600
 BENCH_TIMEOUT	?= 1500
 # The igb-zc job of "make e2e": SR-IOV is e2e's sriov-bound.
 IGBZC_TIMEOUT	?= 600
@@ -60,7 +61,7 @@ TXHANG_ROUNDS	?= 5
 TXHANG_SECS	?= 20
 TXHANG_TIMEOUT	?= 1500
 
-.PHONY: help stage kunit lint check clean distclean deps guest xsk-bench \
+.PHONY: help stage kunit kunit-uml lint check clean distclean deps guest xsk-bench \
 	guest-deps guest-boot e2e bench series series-check guest-debug \
 	e2e-debug stress stress-debug txhang txhang-debug
 
@@ -72,7 +73,9 @@ help:
 	@echo
 	@echo '  stage      stage build/linux: Debian linux-source-6.12 + the'
 	@echo '             project files + tools/patches (incremental)'
-	@echo '  kunit      build and run the KUnit tests (ARCH=um) in build/kunit'
+	@echo '  kunit      the KUnit suites, built into the debug guest kernel and'
+	@echo '             run at its boot (KASAN, lockdep): kunit.py parses them'
+	@echo '  kunit-uml  the same suites in UML (build/kunit): no QEMU, no KASAN'
 	@echo '  lint       checkpatch, kernel-doc, W=1, sparse and the hot-path'
 	@echo '             indirect-call check (x86_64 and arm64 builds, build/lint-*)'
 	@echo '  e2e        boot the QEMU guest (two igb NICs) and run the AF_XDP'
@@ -114,10 +117,25 @@ stage:
 	@$(DEPS) $(PKGS_STAGE)
 	@$(REPO)/tools/stage.sh
 
-# kunit.py passes each --make_options item as one argument to make, so
-# CC="ccache gcc" reaches make as the single argument 'CC=ccache gcc'.
-# It exits nonzero on any test failure, crash, or build failure.
-kunit: stage
+# The suites run at boot of the debug guest kernel, which has them built
+# in (tools/guest/kunit.sh); the tree's kunit.py parses the kernel log
+# the job saves and exits nonzero on any failed, crashed or missing test.
+# The job fails on a splat in that log. One kernel build serves kunit
+# and e2e-debug.
+kunit: guest-debug guest-deps
+	@rc=0; \
+	XSKZC_KERNEL=$(DEBUG_KERNEL) XSKZC_MEM=$(DEBUG_MEM) \
+		$(GUEST_RUN) kunit $(KUNIT_TIMEOUT) || rc=1; \
+	python3 $(KSRC)/tools/testing/kunit/kunit.py parse \
+		$(BUILD)/guest-run/kunit/kunit.log || rc=1; \
+	exit $$rc
+
+# The same suites in UML (kunit/.kunitconfig): a quick loop for a driver
+# author without QEMU. kunit.py passes each --make_options item as one
+# argument to make, so CC="ccache gcc" reaches make as the single
+# argument 'CC=ccache gcc'. It exits nonzero on any test failure, crash,
+# or build failure.
+kunit-uml: stage
 	@$(DEPS) $(PKGS_BUILD)
 	cd $(KSRC) && python3 tools/testing/kunit/kunit.py run \
 		--kunitconfig=$(REPO)/kunit/.kunitconfig \

@@ -287,15 +287,16 @@ patch_table > "$OUT/patches.txt"
 mtime() { date -u -r "$1" '+%Y-%m-%d %H:%M UTC'; }
 results() {
 	local f
-	f=$BUILD/kunit/test.log
+	f=$BUILD/guest-run/kunit/kunit.log
 	if [ -s "$f" ]; then
 		awk -v when="$(mtime "$f")" '
+			{ sub(/^\[ *[0-9]+\.[0-9]+\] /, "") }
 			/^    ok [0-9]+ / { ok++ } /^    not ok [0-9]+ / { bad++ }
 			/^ok [0-9]+ / || /^not ok [0-9]+ / { suites++ }
-			END { printf "- KUnit (UML, last run %s): %d suites, %d cases ok, %d not ok\n",
+			END { printf "- KUnit (debug guest kernel, last run %s): %d suites, %d cases ok, %d not ok\n",
 				when, suites, ok, bad }' "$f"
 	else
-		echo "- KUnit: no run in build/kunit (make kunit)"
+		echo "- KUnit: no run in build/guest-run/kunit (make kunit)"
 	fi
 	f=$BUILD/guest-run/e2e/output.log
 	if [ -s "$f" ] && grep -qE '^e2e: ' "$f"; then

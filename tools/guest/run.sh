@@ -75,6 +75,9 @@ cmdline+=" init=$REPO/tools/guest/init xskzc.repo=$REPO xskzc.job=$JOB"
 # The job's time limit, for a job that would rather skip what it has no
 # time left for than be cut.
 cmdline+=" xskzc.timeout=$TIMEOUT"
+# A kernel with KUnit suites built in (the debug one) runs them at boot
+# only for the kunit job; a kernel without KUnit ignores the parameter.
+[ "$JOB" = kunit ] || cmdline+=" kunit.enable=0"
 
 # Two igb PFs on one hub. Each PF reserves device functions for its VFs,
 # so the two sit far apart on the bus.
