@@ -9,10 +9,10 @@
 # whose own per-test dmesg check now sees every detector's report); by
 # default the teardown, XDP removal, cable pull, runtime suspend, SR-IOV
 # and failed reopen tests, the paths where the lifecycle bugs were. A
-# test takes 45 to 80 s on this kernel, the whole e2e 20 min. Then a
-# kmemleak scan, the
+# test takes 45 to 80 s on this kernel, the whole e2e 20 min. Then the
 # lifecycle stress (tools/guest/stress.sh, CYCLES bind/unbind cycles,
-# 1000 by default), a kmemleak scan again. It fails on a failed e2e test,
+# 1000 by default), whose kmemleak scan at the end finds what either
+# leaked. It fails on a failed e2e test,
 # a failed stress check (lost completions among them), any splat in dmesg
 # (tools/guest/kcheck.sh lists what counts), any kmemleak report after
 # the runs. Reports: results/splats-*.txt, results/kmemleak-*.txt; e2e's
@@ -49,8 +49,8 @@ kcheck_mark
 grep -q '^e2e: [0-9]* passed, 0 failed' "$RESULTS/e2e.out" || rc=1
 kcheck_splats e2e
 e2e_splats=$SPLATS
-kcheck_kmemleak e2e
-e2e_leaks=$LEAKS
+# No kmemleak scan here: what e2e leaked is still unreferenced when the
+# stress scans at its end, and a scan costs a minute on this kernel.
 
 # The stress, unless e2e left a task stuck in the kernel (its last test
 # says so in its FAIL line, a test after it in a SKIP line).
@@ -67,19 +67,19 @@ else
 	stress_splats=${stress_splats:-?} stress_leaks=${stress_leaks:-?}
 fi
 
-[ "$e2e_splats" = 0 ] && [ "$e2e_leaks" = 0 ] || rc=1
+[ "$e2e_splats" = 0 ] || rc=1
 [ "$stress_splats" = 0 ] || [ "$stress_splats" = - ] || rc=1
 [ "$stress_leaks" = 0 ] || [ "$stress_leaks" = - ] || rc=1
 
 for f in "$RESULTS"/splats-e2e.txt "$RESULTS"/splats-stress.txt; do
 	[ -f "$f" ] && head -n 5 "$f" | sed "s|^|e2e-debug: splat ($(basename "$f" .txt)): |"
 done
-for f in "$RESULTS"/kmemleak-e2e.txt "$RESULTS"/kmemleak-stress.txt; do
+for f in "$RESULTS"/kmemleak-stress.txt; do
 	[ -f "$f" ] && grep -A8 -m 3 '^unreferenced object' "$f" |
 		sed "s|^|e2e-debug: leak ($(basename "$f" .txt)): |"
 done
 echo "e2e-debug: $(grep '^e2e: ' "$RESULTS/e2e.out" | tail -n 1); $(grep '^stress: cycles=' "$RESULTS/stress.out" 2>/dev/null | tail -n 1 | cut -d' ' -f2-)"
-echo "e2e-debug: splats e2e=$e2e_splats stress=$stress_splats; kmemleak e2e=$e2e_leaks stress=$stress_leaks boot=$BOOT_LEAKS"
+echo "e2e-debug: splats e2e=$e2e_splats stress=$stress_splats; kmemleak e2e+stress=$stress_leaks boot=$BOOT_LEAKS"
 if [ $rc -eq 0 ]; then
 	echo "e2e-debug: OK"
 else
