@@ -366,7 +366,11 @@ not_sysrq() {
 	fi
 }
 
-DMESG_BAD='WARNING:|BUG:|BUG |Oops|Call Trace|general protection|kernel BUG|list_add corruption|list_del corruption|refcount_t:|UBSAN|KASAN|watchdog: |blocked for more than|NETDEV WATCHDOG'
+# What fails a test when it shows up in dmesg: tools/guest/kcheck.sh's
+# list of kernel splats (igb's own TX hang report is the cable-pull
+# tests' business).
+. "$XSKZC_REPO/tools/guest/kcheck.sh"
+DMESG_BAD=$KERNEL_SPLAT_RE
 
 # run NAME FUNC: one test. FUNC returns 0 pass, 1 fail (reason in WHY),
 # 2 skip; a kernel warning in dmesg meanwhile fails it too. A test after

@@ -26,6 +26,7 @@
 # the job after dumping the blocked tasks.
 
 . "$XSKZC_REPO/tools/guest/lib.sh"
+. "$XSKZC_REPO/tools/guest/kcheck.sh"
 
 LOGS=$RESULTS/igb-zc
 mkdir -p "$LOGS"
@@ -65,8 +66,9 @@ stuck() {
 	finish
 }
 
+# tools/guest/kcheck.sh's list of kernel splats: none may show up.
 dmesg_bad() {
-	dmesg | grep -E 'WARNING:|BUG:|Oops|Call Trace|general protection|blocked for more than' | head -3
+	dmesg | grep -E "$KERNEL_SPLAT_RE" | head -3
 }
 
 finish() {
