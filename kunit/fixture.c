@@ -113,11 +113,11 @@ static const struct xsk_zc_rx_hw fake_rx_hw = {
 	.populate = fake_rx_populate,
 };
 
-static u32 fake_tx_free_descs(struct xsk_zc_tx_ring *tx)
+static u32 fake_tx_claim(struct xsk_zc_tx_ring *tx, u32 want)
 {
 	struct fake_queue *q = container_of(tx, struct fake_queue, ztx);
 
-	return FAKE_RING - 1 - q->tx_used;
+	return xsk_zc_tx_claimable(tx, FAKE_RING - 1 - q->tx_used, want);
 }
 
 static void fake_tx_fill(struct xsk_zc_tx_ring *tx, const struct xdp_desc *desc,
@@ -141,7 +141,7 @@ static void fake_tx_kick(struct xsk_zc_tx_ring *tx)
 }
 
 static const struct xsk_zc_tx_hw fake_tx_hw = {
-	.free_descs = fake_tx_free_descs,
+	.claim = fake_tx_claim,
 	.fill = fake_tx_fill,
 	.kick = fake_tx_kick,
 };
@@ -172,7 +172,7 @@ static const struct xsk_zc_rx_hw fake_rx_hw_doorbell = {
 };
 
 static const struct xsk_zc_tx_hw fake_tx_hw_doorbell = {
-	.free_descs = fake_tx_free_descs,
+	.claim = fake_tx_claim,
 	.fill = fake_tx_fill,
 };
 

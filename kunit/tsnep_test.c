@@ -438,22 +438,28 @@ static void tsnep_test_tx_owner_wrap(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, t->tx->write, 17);
 }
 
-static void tsnep_test_tx_free_descs(struct kunit *test)
+static void tsnep_test_tx_claim_takes_the_free_descriptors(struct kunit *test)
 {
 	struct tsnep_test *t = test->priv;
 	struct xsk_zc_tx_ring *ztx = &t->tx->ztx;
 
-	KUNIT_EXPECT_EQ(test, tsnep_tx_zc_free_descs(ztx), TSNEP_RING_SIZE - 1);
+	KUNIT_EXPECT_EQ(test, tsnep_tx_zc_claim(ztx, U32_MAX), TSNEP_RING_SIZE - 1);
+	KUNIT_EXPECT_EQ(test, tsnep_tx_zc_claim(ztx, 5), 5);
 	tsnep_test_tx_send(t, 60, TEST_DMA(0));
 	tsnep_test_tx_send(t, 60, TEST_DMA(1));
-	KUNIT_EXPECT_EQ(test, tsnep_tx_zc_free_descs(ztx), TSNEP_RING_SIZE - 3);
+	KUNIT_EXPECT_EQ(test, tsnep_tx_zc_claim(ztx, U32_MAX), TSNEP_RING_SIZE - 3);
+
+	/* the stack's reserve stays free */
+	ztx->reserve = 4;
+	KUNIT_EXPECT_EQ(test, tsnep_tx_zc_claim(ztx, U32_MAX), TSNEP_RING_SIZE - 7);
+	ztx->reserve = 0;
 
 	/* wrapped: write behind read */
 	t->tx->read = 200;
 	t->tx->write = 10;
-	KUNIT_EXPECT_EQ(test, tsnep_tx_zc_free_descs(ztx), 189);
+	KUNIT_EXPECT_EQ(test, tsnep_tx_zc_claim(ztx, U32_MAX), 189);
 	t->tx->read = 11;
-	KUNIT_EXPECT_EQ(test, tsnep_tx_zc_free_descs(ztx), 0);
+	KUNIT_EXPECT_EQ(test, tsnep_tx_zc_claim(ztx, U32_MAX), 0);
 	t->tx->write = 255;
 	tsnep_test_tx_send(t, 60, TEST_DMA(2));
 	KUNIT_EXPECT_EQ(test, t->tx->write, 0);
@@ -479,7 +485,7 @@ static struct kunit_case tsnep_test_cases[] = {
 	KUNIT_CASE(tsnep_test_rx_populate),
 	KUNIT_CASE(tsnep_test_tx_fill),
 	KUNIT_CASE(tsnep_test_tx_owner_wrap),
-	KUNIT_CASE(tsnep_test_tx_free_descs),
+	KUNIT_CASE(tsnep_test_tx_claim_takes_the_free_descriptors),
 	KUNIT_CASE(tsnep_test_tx_kick),
 	{}
 };

@@ -402,9 +402,29 @@ static __always_inline int xsk_zc_rx_poll(struct xsk_zc_rx_ring *rx,
 	return filled ? done : budget;
 }
 
-/* Fills up to @budget descriptors, keeping @tx->reserve free; the caller
- * holds the queue lock on a shared ring. Returns the frames sent and sets
- * *@budget to what was allowed.
+/**
+ * xsk_zc_tx_claimable - what a TX claim may take of the free descriptors
+ * @tx: the ring
+ * @free: its free descriptors
+ * @want: the most the library asked for
+ *
+ * For a driver's &xsk_zc_tx_hw.claim: @tx->reserve of the free
+ * descriptors stay for the stack.
+ *
+ * Return: at most @want, and at most @free minus @tx->reserve.
+ */
+static inline u32 xsk_zc_tx_claimable(const struct xsk_zc_tx_ring *tx,
+				      u32 free, u32 want)
+{
+	return free > tx->reserve ? min(want, free - tx->reserve) : 0;
+}
+
+/* Fills up to @budget descriptors, as many as the driver claimed; the
+ * caller holds the queue lock on a shared ring. Frames leave the
+ * socket's TX ring only once their descriptors are claimed: a frame
+ * taken and not sent would make the completion ring, which completes
+ * the oldest frames first, return a buffer still on the wire. Returns
+ * the frames sent and sets *@budget to what was allowed.
  */
 static __always_inline u32 __xsk_zc_tx_fill(struct xsk_zc_tx_ring *tx,
 					    u32 *budget,
@@ -412,11 +432,12 @@ static __always_inline u32 __xsk_zc_tx_fill(struct xsk_zc_tx_ring *tx,
 {
 	struct xsk_buff_pool *pool = tx->pool;
 	struct xdp_desc *descs = pool->tx_descs;
-	u32 free = hw->free_descs(tx);
 	u32 n, i;
 
-	*budget = min(*budget, free > tx->reserve ? free - tx->reserve : 0);
+	*budget = *budget ? hw->claim(tx, *budget) : 0;
 	n = *budget ? xsk_tx_peek_release_desc_batch(pool, *budget) : 0;
+	if (hw->unclaim && n < *budget)
+		hw->unclaim(tx, *budget - n);
 
 	for (i = 0; i < n; i++) {
 		dma_addr_t dma = xsk_buff_raw_get_dma(pool, descs[i].addr);
@@ -436,8 +457,9 @@ static __always_inline u32 __xsk_zc_tx_fill(struct xsk_zc_tx_ring *tx,
  * @budget: the most frames to send
  * @hw: the driver's descriptor callbacks, a ``static const`` object
  *
- * Sends at most @budget frames and never more than the free descriptors
- * minus @tx->reserve. On a ring shared with the stack it runs under the
+ * Sends at most @budget frames and never more than the driver claims
+ * descriptors for (&xsk_zc_tx_hw.claim), which keeps @tx->reserve of
+ * them for the stack. On a ring shared with the stack it runs under the
  * queue's lock and feeds the queue's hang detector. Sends nothing
  * without carrier, or while the stack's queue is stopped or frozen: a
  * NIC without link does not complete, and frames left on its ring make

@@ -251,15 +251,28 @@ struct xsk_zc_rx_hw {
 
 /**
  * struct xsk_zc_tx_hw - TX descriptor callbacks, inlined into xmit
- * @free_descs: free descriptors on the ring, read under the queue lock
- * @fill: write a descriptor for @desc at DMA address @dma
+ * @claim: claim up to @want descriptors for the @fill calls that follow,
+ *	keeping @tx->reserve free for the stack (xsk_zc_tx_claimable()),
+ *	and return how many were claimed; read under the queue lock. Each
+ *	claimed descriptor is the driver's promise that one @fill gets it:
+ *	@fill cannot fail, because the library has taken the frame off the
+ *	socket's TX ring by then and completes frames in order. On a ring
+ *	only this queue posts to, that is its free count. Descriptors that
+ *	other queues or ports also take, from a pool or a ring they share
+ *	without this queue's lock, must be allocated here.
+ * @unclaim: optional; take back @n claimed descriptors that no @fill
+ *	used (the socket had fewer frames). NULL when @claim allocates
+ *	nothing.
+ * @fill: write a descriptor for @desc at DMA address @dma, on one that
+ *	@claim claimed
  * @kick: optional; ring the doorbell, once per batch. NULL when each
  *	@fill is its own doorbell.
  *
  * Always pass a pointer to a ``static const`` instance.
  */
 struct xsk_zc_tx_hw {
-	u32 (*free_descs)(struct xsk_zc_tx_ring *tx);
+	u32 (*claim)(struct xsk_zc_tx_ring *tx, u32 want);
+	void (*unclaim)(struct xsk_zc_tx_ring *tx, u32 n);
 	void (*fill)(struct xsk_zc_tx_ring *tx, const struct xdp_desc *desc,
 		     dma_addr_t dma);
 	void (*kick)(struct xsk_zc_tx_ring *tx);

@@ -220,9 +220,11 @@ static inline void tsnep_rx_zc_populate(struct xsk_zc_rx_ring *zrx,
 }
 
 /* xsk_zc TX callbacks */
-static inline u32 tsnep_tx_zc_free_descs(struct xsk_zc_tx_ring *ztx)
+static inline u32 tsnep_tx_zc_claim(struct xsk_zc_tx_ring *ztx, u32 want)
 {
-	return tsnep_tx_desc_available(container_of(ztx, struct tsnep_tx, ztx));
+	struct tsnep_tx *tx = container_of(ztx, struct tsnep_tx, ztx);
+
+	return xsk_zc_tx_claimable(ztx, tsnep_tx_desc_available(tx), want);
 }
 
 static inline void tsnep_tx_zc_fill(struct xsk_zc_tx_ring *ztx,

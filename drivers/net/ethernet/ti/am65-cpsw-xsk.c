@@ -107,9 +107,34 @@ static const struct xsk_zc_rx_hw am65_cpsw_xsk_rx_hw = {
 	.populate = am65_cpsw_xsk_rx_populate,
 };
 
-static u32 am65_cpsw_xsk_tx_free(struct xsk_zc_tx_ring *tx)
+/* Every port's skbs, XDP_TX and ndo_xdp_xmit take descriptors from the
+ * channel's pool without the owner's TX lock: the batch allocates its
+ * descriptors before the library takes a frame off the socket's ring.
+ */
+static u32 am65_cpsw_xsk_tx_claim(struct xsk_zc_tx_ring *tx, u32 want)
 {
-	return k3_cppi_desc_pool_avail(am65_ztx_chn(tx)->desc_pool);
+	struct am65_cpsw_tx_chn *tx_chn = am65_ztx_chn(tx);
+	struct k3_cppi_desc_pool *pool = tx_chn->desc_pool;
+	void *desc;
+
+	want = min(want, AM65_CPSW_XSK_TX_BATCH);
+	want = xsk_zc_tx_claimable(tx, k3_cppi_desc_pool_avail(pool), want);
+	while (tx_chn->xsk_nclaimed < want) {
+		desc = k3_cppi_desc_pool_alloc(pool);
+		if (!desc)	/* another port was quicker */
+			break;
+		tx_chn->xsk_claimed[tx_chn->xsk_nclaimed++] = desc;
+	}
+	return tx_chn->xsk_nclaimed;
+}
+
+static void am65_cpsw_xsk_tx_unclaim(struct xsk_zc_tx_ring *tx, u32 n)
+{
+	struct am65_cpsw_tx_chn *tx_chn = am65_ztx_chn(tx);
+
+	while (n--)
+		k3_cppi_desc_pool_free(tx_chn->desc_pool,
+				       tx_chn->xsk_claimed[--tx_chn->xsk_nclaimed]);
 }
 
 static void am65_cpsw_xsk_tx_fill(struct xsk_zc_tx_ring *tx,
@@ -118,35 +143,36 @@ static void am65_cpsw_xsk_tx_fill(struct xsk_zc_tx_ring *tx,
 	struct am65_cpsw_tx_chn *tx_chn = am65_ztx_chn(tx);
 	struct cppi5_host_desc_t *desc;
 	dma_addr_t desc_dma;
-	int ret = -ENOMEM;
+	int ret;
 
-	desc = k3_cppi_desc_pool_alloc(tx_chn->desc_pool);
-	if (likely(desc)) {
-		desc_dma = k3_cppi_desc_pool_virt2dma(tx_chn->desc_pool, desc);
-		am65_cpsw_nuss_set_buf_type(tx_chn, desc,
-					    AM65_CPSW_TX_BUF_TYPE_XSK);
-		cppi5_hdesc_init(desc, CPPI5_INFO0_HDESC_EPIB_PRESENT,
-				 AM65_CPSW_NAV_PS_DATA_SIZE);
-		cppi5_hdesc_set_pkttype(desc, AM65_CPSW_CPPI_TX_PKT_TYPE);
-		cppi5_hdesc_set_pktlen(desc, xd->len);
-		cppi5_desc_set_pktids(&desc->hdr, 0, AM65_CPSW_CPPI_TX_FLOW_ID);
-		cppi5_desc_set_tags_ids(&desc->hdr, 0,
-					am65_ndev_to_port(tx->netdev)->port_id);
-		k3_udma_glue_tx_dma_to_cppi5_addr(tx_chn->tx_chn, &dma);
-		cppi5_hdesc_attach_buf(desc, dma, xd->len, dma, xd->len);
-		spin_lock(&tx_chn->lock);	/* other ports push here too */
-		ret = k3_udma_glue_push_tx_chn(tx_chn->tx_chn, desc, desc_dma);
-		spin_unlock(&tx_chn->lock);
-		if (ret)
-			k3_cppi_desc_pool_free(tx_chn->desc_pool, desc);
-	}
-	/* Not sent: the next poll completes it (the reserve makes it rare) */
-	if (unlikely(ret))
+	desc = tx_chn->xsk_claimed[--tx_chn->xsk_nclaimed];
+	desc_dma = k3_cppi_desc_pool_virt2dma(tx_chn->desc_pool, desc);
+	am65_cpsw_nuss_set_buf_type(tx_chn, desc, AM65_CPSW_TX_BUF_TYPE_XSK);
+	cppi5_hdesc_init(desc, CPPI5_INFO0_HDESC_EPIB_PRESENT,
+			 AM65_CPSW_NAV_PS_DATA_SIZE);
+	cppi5_hdesc_set_pkttype(desc, AM65_CPSW_CPPI_TX_PKT_TYPE);
+	cppi5_hdesc_set_pktlen(desc, xd->len);
+	cppi5_desc_set_pktids(&desc->hdr, 0, AM65_CPSW_CPPI_TX_FLOW_ID);
+	cppi5_desc_set_tags_ids(&desc->hdr, 0,
+				am65_ndev_to_port(tx->netdev)->port_id);
+	k3_udma_glue_tx_dma_to_cppi5_addr(tx_chn->tx_chn, &dma);
+	cppi5_hdesc_attach_buf(desc, dma, xd->len, dma, xd->len);
+	spin_lock(&tx_chn->lock);	/* other ports push here too */
+	ret = k3_udma_glue_push_tx_chn(tx_chn->tx_chn, desc, desc_dma);
+	spin_unlock(&tx_chn->lock);
+	/* The channel's ring holds every descriptor of its pool: a push
+	 * fails only on a channel torn down under us, which completes
+	 * nothing anyway. Count the frame done, as the stack drops an skb.
+	 */
+	if (unlikely(ret)) {
+		k3_cppi_desc_pool_free(tx_chn->desc_pool, desc);
 		tx_chn->xsk_done++;
+	}
 }
 
 static const struct xsk_zc_tx_hw am65_cpsw_xsk_tx_hw = {
-	.free_descs = am65_cpsw_xsk_tx_free,
+	.claim = am65_cpsw_xsk_tx_claim,
+	.unclaim = am65_cpsw_xsk_tx_unclaim,
 	.fill = am65_cpsw_xsk_tx_fill,
 };
 

@@ -100,9 +100,9 @@ static const struct xsk_zc_rx_hw igb_xsk_rx_hw = {
 	.populate = igb_xsk_rx_populate,
 };
 
-static u32 igb_xsk_tx_free(struct xsk_zc_tx_ring *tx)
+static u32 igb_xsk_tx_claim(struct xsk_zc_tx_ring *tx, u32 want)
 {
-	return igb_desc_unused(igb_of_ztx(tx));
+	return xsk_zc_tx_claimable(tx, igb_desc_unused(igb_of_ztx(tx)), want);
 }
 
 static void igb_xsk_tx_fill(struct xsk_zc_tx_ring *tx,
@@ -142,7 +142,7 @@ static void igb_xsk_tx_kick(struct xsk_zc_tx_ring *tx)
 }
 
 static const struct xsk_zc_tx_hw igb_xsk_tx_hw = {
-	.free_descs = igb_xsk_tx_free,
+	.claim = igb_xsk_tx_claim,
 	.fill = igb_xsk_tx_fill,
 	.kick = igb_xsk_tx_kick,
 };
