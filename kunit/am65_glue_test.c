@@ -256,10 +256,44 @@ static void am65_tx_gives_back_the_descriptors_it_did_not_use(struct kunit *test
 	KUNIT_EXPECT_EQ(test, t->tx_chn->xsk_done, 0);
 }
 
+/* The ports take frames of AM65_CPSW_MAX_PACKET_SIZE at any MTU: a
+ * smaller XSK frame is refused, and the rings keep their setup.
+ */
+static void am65_prepare_refuses_frames_smaller_than_the_ports_take(struct kunit *test)
+{
+	struct am65_test *t = test->priv;
+	struct fake_xsk_cfg cfg = { .qid = 1 };
+	struct fake_xsk *small = fake_xsk_create(test);
+	u32 reserve = t->tx_chn->ztx.reserve;
+
+	KUNIT_ASSERT_EQ(test, fake_xsk_bind(small, t->nic, &cfg), 0);
+	KUNIT_ASSERT_LT(test, xsk_pool_get_rx_frame_size(small->pool),
+			AM65_CPSW_MAX_PACKET_SIZE);
+	t->tx_chn->ztx.reserve = 0;
+	KUNIT_EXPECT_EQ(test, am65_cpsw_xsk_prepare(t->ndev, 0, small->pool),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, t->tx_chn->ztx.reserve, 0);
+	t->tx_chn->ztx.reserve = reserve;
+}
+
+/* The flows share one free descriptor queue: zero-copy needs one flow. */
+static void am65_prepare_refuses_more_than_one_rx_flow(struct kunit *test)
+{
+	struct am65_test *t = test->priv;
+
+	t->common.rx_ch_num_flows = 2;
+	t->tx_chn->ztx.reserve = 0;
+	KUNIT_EXPECT_EQ(test, am65_cpsw_xsk_prepare(t->ndev, 0, t->x->pool),
+			-EOPNOTSUPP);
+	KUNIT_EXPECT_EQ(test, t->tx_chn->ztx.reserve, 0);
+}
+
 static struct kunit_case am65_glue_cases[] = {
 	KUNIT_CASE(am65_tx_sends_every_frame_when_another_port_takes_descriptors),
 	KUNIT_CASE(am65_tx_leaves_the_stack_reserve_in_the_pool),
 	KUNIT_CASE(am65_tx_gives_back_the_descriptors_it_did_not_use),
+	KUNIT_CASE(am65_prepare_refuses_frames_smaller_than_the_ports_take),
+	KUNIT_CASE(am65_prepare_refuses_more_than_one_rx_flow),
 	{}
 };
 
