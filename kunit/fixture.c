@@ -719,9 +719,16 @@ struct fake_xsk *fake_xsk_create(struct kunit *test)
 int fake_xsk_bind(struct fake_xsk *x, struct fake_nic *nic,
 		  const struct fake_xsk_cfg *cfg)
 {
+	return fake_xsk_bind_dev(x, nic->netdev, cfg);
+}
+
+/* Binds to any netdev: a driver's own, in the suites of its glue code. */
+int fake_xsk_bind_dev(struct fake_xsk *x, struct net_device *dev,
+		      const struct fake_xsk_cfg *cfg)
+{
 	struct sockaddr_xdp sxdp = {
 		.sxdp_family = AF_XDP,
-		.sxdp_ifindex = nic->netdev->ifindex,
+		.sxdp_ifindex = dev->ifindex,
 		.sxdp_queue_id = cfg->qid,
 		.sxdp_flags = cfg->copy ? XDP_COPY : XDP_ZEROCOPY,
 	};

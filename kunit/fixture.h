@@ -129,6 +129,8 @@ struct fake_xsk *fake_xsk_create_sized(struct kunit *test, u32 frame_size,
 				       u32 rx_ring);
 int fake_xsk_bind(struct fake_xsk *x, struct fake_nic *nic,
 		  const struct fake_xsk_cfg *cfg);
+int fake_xsk_bind_dev(struct fake_xsk *x, struct net_device *dev,
+		      const struct fake_xsk_cfg *cfg);
 void fake_xsk_unbind(struct fake_xsk *x);
 void fake_xsk_release(struct fake_xsk *x);
 
