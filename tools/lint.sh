@@ -15,6 +15,8 @@
 #                  the objects of DIR/ are rebuilt each time so warnings show
 #  sparse          "make C=2 W=1 DIR/" on the same builds
 #  indirect-calls  tools/check-indirect-calls.sh on each build
+#  napi-waits      no napi_synchronize() in the files of the drivers of
+#                  tools/lint-targets.txt that use xsk_zc
 #
 # Any warning/error/check line is a finding. Prints one summary line and
 # exits 1 if there is any finding. "prepare" only configures and prepares
@@ -175,6 +177,32 @@ else
 	n_kdoc=1
 fi
 
+# --- NAPI waits ------------------------------------------------------
+
+# A zero-copy poll may keep its NAPI scheduled for good (xsk_zc_rx_poll()
+# on an empty fill ring without need_wakeup), so a driver that uses
+# xsk_zc must never wait for its NAPI to go idle: igb_down() and
+# tsnep_tx_disable() hung that way (0102, 0202). A napi_synchronize() in
+# a driver file that includes the library's headers, directly or through
+# a header of its own directory, is a finding.
+n_napi=0
+: > "$LOG/napi-wait.log"
+zc_inc='#include <net/xsk_zc(\.h|/types\.h)>'
+mapfile -t zc_dirs < <(awk '$1 !~ /^#/ && NF == 2 && $2 ~ /^drivers\// { print $2 }' "$TARGETS" | sort -u)
+for d in "${zc_dirs[@]}"; do
+	pat=$zc_inc
+	for h in $(cd "$KSRC/$d" && grep -l -E "$zc_inc" -- *.h 2>/dev/null); do
+		pat="$pat|#include \"$h\""
+	done
+	for f in $(cd "$KSRC/$d" && grep -l -E "$pat" -- *.c 2>/dev/null); do
+		grep -n -H -w 'napi_synchronize' "$KSRC/$d$f" | repo_paths |
+			sed -E 's/^([^:]+:[0-9]+):.*/\1: napi_synchronize() waits for a NAPI a zero-copy poll may keep scheduled/' \
+			>> "$LOG/napi-wait.log"
+	done
+done
+n_napi=$(wc -l < "$LOG/napi-wait.log")
+cat "$LOG/napi-wait.log"
+
 # --- W=1, sparse and indirect calls, per architecture ------------------
 
 n_w1=0
@@ -227,7 +255,7 @@ for ARCH in $ARCHES; do
 	n_ic=$((n_ic + n))
 done
 
-total=$((n_checkpatch + n_kdoc + n_sparse + n_w1 + n_ic))
+total=$((n_checkpatch + n_kdoc + n_napi + n_sparse + n_w1 + n_ic))
 echo "lint: checkpatch $n_checkpatch, kernel-doc $n_kdoc, sparse $n_sparse," \
-     "W=1 $n_w1, indirect-calls $n_ic (logs in build/lint-logs)"
+     "W=1 $n_w1, indirect-calls $n_ic, napi-waits $n_napi (logs in build/lint-logs)"
 [ $total -eq 0 ]
