@@ -235,7 +235,131 @@ static int tsnep_glue_stop_thread(void *data)
 	return 0;
 }
 
+/* The hardware's RX: writes @len bytes of frame, behind the inline
+ * metadata and followed by the FCS, to the buffer posted at descriptor
+ * @i, found by its DMA address among the socket's @n fill ring frames,
+ * then writes the descriptor back.
+ */
+static void tsnep_glue_rx_frame(struct tsnep_glue *g, struct fake_xsk *x,
+				u32 n, int i, const void *frame, u32 len,
+				u64 timestamp)
+{
+	struct tsnep_rx_entry *entry = &g->adapter->rx[0].entry[i];
+	dma_addr_t dma = le64_to_cpu(entry->desc->rx);
+	struct tsnep_rx_inline meta = {
+		.counter = cpu_to_le64(1),
+		.timestamp = cpu_to_le64(timestamp),
+	};
+	u8 *va = NULL;
+	u32 k;
+
+	for (k = 0; k < n; k++) {
+		u64 addr = k * FAKE_FRAME;
+
+		if (xsk_buff_raw_get_dma(x->pool, addr) + XDP_PACKET_HEADROOM == dma)
+			va = fake_umem_va(x, addr) + XDP_PACKET_HEADROOM;
+	}
+	KUNIT_ASSERT_NOT_NULL_MSG(g->test, va, "descriptor %d: no buffer at %pad", i, &dma);
+
+	memcpy(va, &meta, sizeof(meta));
+	memcpy(va + sizeof(meta), frame, len);
+	memset(va + sizeof(meta) + len, 0, ETH_FCS_LEN);
+	entry->desc_wb->properties =
+		cpu_to_le32((le32_to_cpu(entry->desc->properties) &
+			     TSNEP_DESC_OWNER_COUNTER_MASK) |
+			    (sizeof(meta) + len + ETH_FCS_LEN));
+}
+
+/* Raises the queue's interrupt for @active, as the hardware does. */
+static void tsnep_glue_irq(struct tsnep_glue *g, u32 active)
+{
+	WRITE_ONCE(tsnep_glue_regs[ECM_INT_ACTIVE / sizeof(u32)], active);
+	local_bh_disable();
+	KUNIT_EXPECT_EQ(g->test, generic_handle_irq_safe(g->irq), 0);
+	local_bh_enable();
+}
+
+/* What the stack got from the device */
+struct tsnep_glue_tap {
+	struct packet_type pt;
+	u32 frames;
+	u32 len;
+	ktime_t hwtstamp;
+};
+
+static int tsnep_glue_tap_rcv(struct sk_buff *skb, struct net_device *dev,
+			      struct packet_type *pt, struct net_device *orig)
+{
+	struct tsnep_glue_tap *tap = container_of(pt, struct tsnep_glue_tap, pt);
+
+	tap->frames++;
+	tap->len = skb->len + skb_mac_header_len(skb);
+	tap->hwtstamp = skb_hwtstamps(skb)->hwtstamp;
+	kfree_skb(skb);
+	return 0;
+}
+
+static void tsnep_glue_tap_remove(void *data)
+{
+	dev_remove_pack(data);
+}
+
+static struct tsnep_glue_tap *tsnep_glue_tap(struct tsnep_glue *g)
+{
+	struct tsnep_glue_tap *tap;
+
+	tap = kunit_kzalloc(g->test, sizeof(*tap), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(g->test, tap);
+	tap->pt.type = htons(ETH_P_ALL);
+	tap->pt.dev = g->netdev;
+	tap->pt.func = tsnep_glue_tap_rcv;
+	dev_add_pack(&tap->pt);
+	KUNIT_ASSERT_EQ(g->test, kunit_add_action_or_reset(g->test, tsnep_glue_tap_remove,
+							   &tap->pt), 0);
+	return tap;
+}
+
 /* ---- cases ---- */
+
+/* Without an XDP program a zero-copy frame goes to the stack, copied,
+ * with the hardware timestamp of its inline metadata, from the first use
+ * of its buffer on.
+ */
+static void tsnep_glue_zc_rx_pass_has_the_metadata_timestamp(struct kunit *test)
+{
+	struct fake_xsk_cfg cfg = { .qid = 0, .need_wakeup = true };
+	struct tsnep_glue_tap *tap;
+	struct tsnep_glue *g;
+	struct tsnep_rx *rx;
+	struct fake_xsk *x;
+	u8 frame[60] = {};
+
+	g = tsnep_glue_up(test);
+	rx = &g->adapter->rx[0];
+	tap = tsnep_glue_tap(g);
+	/* what SIOCSHWTSTAMP sets, in tsnep_ptp.c */
+	g->adapter->hwtstamp_config.rx_filter = HWTSTAMP_FILTER_ALL;
+
+	x = fake_xsk_create(test);
+	KUNIT_ASSERT_EQ(test, fake_fq_put(x, 8), 8);
+	KUNIT_ASSERT_EQ(test, fake_xsk_bind_dev(x, g->netdev, &cfg), 0);
+	/* the queue start posted the fill ring's buffers */
+	KUNIT_ASSERT_EQ(test, (rx->write - rx->read) & TSNEP_RING_MASK, 8);
+
+	eth_broadcast_addr(frame);
+	ether_addr_copy(frame + ETH_ALEN, g->netdev->dev_addr);
+	frame[12] = 0x88;	/* a local experimental EtherType */
+	frame[13] = 0xb5;
+	tsnep_glue_rx_frame(g, x, 8, rx->read, frame, sizeof(frame),
+			    1234567890123ULL);
+	tsnep_glue_irq(g, ECM_INT_RX_0);
+
+	KUNIT_EXPECT_EQ(test, tap->frames, 1);
+	KUNIT_EXPECT_EQ(test, tap->len, sizeof(frame));
+	KUNIT_EXPECT_EQ(test, ktime_to_ns(tap->hwtstamp), 1234567890123LL);
+	/* the buffer went back to the pool, nothing to the socket */
+	KUNIT_EXPECT_EQ(test, fake_rx_count(x), 0);
+}
 
 /* A zero-copy socket without need_wakeup and an empty fill ring: the RX
  * poll returns its whole budget, so the queue's NAPI never goes idle.
@@ -293,7 +417,6 @@ static void tsnep_glue_zc_tx_completes_through_the_queue_interrupt(struct kunit 
 {
 	struct fake_xsk_cfg cfg = { .qid = 0, .need_wakeup = true };
 	u32 *int_enable = &tsnep_glue_regs[ECM_INT_ENABLE / sizeof(u32)];
-	u32 *int_active = &tsnep_glue_regs[ECM_INT_ACTIVE / sizeof(u32)];
 	struct tsnep_glue *g;
 	struct tsnep_tx *tx;
 	struct fake_xsk *x;
@@ -329,16 +452,14 @@ static void tsnep_glue_zc_tx_completes_through_the_queue_interrupt(struct kunit 
 	KUNIT_ASSERT_EQ(test, READ_ONCE(*int_enable), g->adapter->queue[0].irq_mask);
 
 	tsnep_glue_tx_done(&g->tx_done.work);
-	WRITE_ONCE(*int_active, ECM_INT_TX_0);
-	local_bh_disable();
-	KUNIT_ASSERT_EQ(test, generic_handle_irq_safe(g->irq), 0);
-	local_bh_enable();
+	tsnep_glue_irq(g, ECM_INT_TX_0);
 
 	KUNIT_EXPECT_EQ(test, READ_ONCE(tx->read), tx->write);
 	KUNIT_EXPECT_EQ(test, fake_cq_take(x), 3);
 }
 
 static struct kunit_case tsnep_glue_cases[] = {
+	KUNIT_CASE(tsnep_glue_zc_rx_pass_has_the_metadata_timestamp),
 	KUNIT_CASE(tsnep_glue_zc_tx_completes_through_the_queue_interrupt),
 	KUNIT_CASE_SLOW(tsnep_glue_queue_stop_ends_while_the_poll_stays_scheduled),
 	{}
