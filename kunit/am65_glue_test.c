@@ -40,9 +40,16 @@ struct k3_udma_glue_tx_channel {
 	u32 nr_stolen;
 };
 
-/* Only the TX cases below use the RX channel's calls, none of them. */
+/* The RX channel: the descriptors pushed, in order, and those the test
+ * has completed, which pop returns in order.
+ */
 struct k3_udma_glue_rx_channel {
-	u32 unused;
+	struct cppi5_host_desc_t *ring[AM65_TEST_DESCS];
+	u32 pushed;
+	u32 done[AM65_TEST_DESCS];	/* indices into ring[] */
+	u32 nr_done;
+	u32 popped;
+	struct k3_cppi_desc_pool *pool;
 };
 
 int k3_udma_glue_push_tx_chn(struct k3_udma_glue_tx_channel *tx_chn,
@@ -68,16 +75,25 @@ void k3_udma_glue_tx_dma_to_cppi5_addr(struct k3_udma_glue_tx_channel *tx_chn,
 }
 
 int k3_udma_glue_push_rx_chn(struct k3_udma_glue_rx_channel *rx_chn,
-			     u32 flow_num, struct cppi5_host_desc_t *desc_tx,
+			     u32 flow_num, struct cppi5_host_desc_t *desc_rx,
 			     dma_addr_t desc_dma)
 {
-	return -ENOMEM;
+	if (rx_chn->pushed == AM65_TEST_DESCS)
+		return -ENOMEM;
+	rx_chn->ring[rx_chn->pushed++] = desc_rx;
+	return 0;
 }
 
 int k3_udma_glue_pop_rx_chn(struct k3_udma_glue_rx_channel *rx_chn,
 			    u32 flow_num, dma_addr_t *desc_dma)
 {
-	return -ENODATA;
+	struct cppi5_host_desc_t *desc;
+
+	if (rx_chn->popped == rx_chn->nr_done)
+		return -ENODATA;
+	desc = rx_chn->ring[rx_chn->done[rx_chn->popped++]];
+	*desc_dma = k3_cppi_desc_pool_virt2dma(rx_chn->pool, desc);
+	return 0;
 }
 
 void k3_udma_glue_rx_dma_to_cppi5_addr(struct k3_udma_glue_rx_channel *rx_chn,
@@ -115,6 +131,8 @@ struct am65_test {
 	struct net_device *ndev;
 	struct am65_cpsw_tx_chn *tx_chn;
 	struct k3_udma_glue_tx_channel chn;
+	struct am65_cpsw_rx_flow *flow;
+	struct k3_udma_glue_rx_channel rxc;
 };
 
 static void am65_test_free_netdev(void *ndev)
@@ -136,6 +154,31 @@ static void am65_test_destroy_pool(void *data)
 				       chn->stolen[--chn->nr_stolen]);
 	t->tx_chn->ztx.pool = NULL;
 	k3_cppi_desc_pool_destroy(t->tx_chn->desc_pool);
+}
+
+static void am65_test_destroy_rx_pool(void *data)
+{
+	struct am65_test *t = data;
+	struct k3_cppi_desc_pool *pool = t->common.rx_chns.desc_pool;
+	struct k3_udma_glue_rx_channel *rxc = &t->rxc;
+	u32 i;
+
+	/* the buffers of the descriptors still posted, then those */
+	for (i = 0; i < rxc->pushed; i++) {
+		struct am65_cpsw_swdata *swdata;
+		bool popped = false;
+		u32 k;
+
+		for (k = 0; k < rxc->popped; k++)
+			popped |= rxc->done[k] == i;
+		if (popped)
+			continue;
+		swdata = cppi5_hdesc_get_swdata(rxc->ring[i]);
+		xsk_buff_free(swdata->xdp);
+		k3_cppi_desc_pool_free(pool, rxc->ring[i]);
+	}
+	t->flow->zrx.pool = NULL;
+	k3_cppi_desc_pool_destroy(pool);
 }
 
 static int am65_test_init(struct kunit *test)
@@ -186,10 +229,51 @@ static int am65_test_init(struct kunit *test)
 	err = kunit_add_action_or_reset(test, am65_test_destroy_pool, t);
 	KUNIT_ASSERT_EQ(test, err, 0);
 
+	t->flow = &t->common.rx_chns.flows[0];
+	t->common.rx_chns.rx_chn = &t->rxc;
+	t->common.rx_chns.desc_pool =
+		k3_cppi_desc_pool_create_name(t->nic->dma_dev, AM65_TEST_DESCS,
+					      AM65_TEST_HDESC_SIZE, "am65-test-rx");
+	KUNIT_ASSERT_FALSE(test, IS_ERR(t->common.rx_chns.desc_pool));
+	t->rxc.pool = t->common.rx_chns.desc_pool;
+	err = kunit_add_action_or_reset(test, am65_test_destroy_rx_pool, t);
+	KUNIT_ASSERT_EQ(test, err, 0);
+
 	/* the driver's own setup of the rings, then the pool as attached */
 	KUNIT_ASSERT_EQ(test, am65_cpsw_xsk_prepare(t->ndev, 0, t->x->pool), 0);
 	t->tx_chn->ztx.pool = t->x->pool;
+	t->flow->zrx.bufs = kunit_kcalloc(test, t->flow->zrx.count,
+					  sizeof(*t->flow->zrx.bufs), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, t->flow->zrx.bufs);
+	t->flow->zrx.pool = t->x->pool;
 	return 0;
+}
+
+/* The hardware's RX: completes the @i-th descriptor pushed with a frame
+ * of @len bytes from port @port_id.
+ */
+static void am65_test_rx_done(struct am65_test *t, u32 i, u32 port_id, u32 len)
+{
+	struct cppi5_host_desc_t *desc = t->rxc.ring[i];
+
+	cppi5_hdesc_set_pktlen(desc, len);
+	cppi5_desc_set_tags_ids(&desc->hdr, port_id, 0);
+	((u32 *)cppi5_hdesc_get_psdata(desc))[2] = 0;
+	t->rxc.done[t->rxc.nr_done++] = i;
+}
+
+/* The buffer the @i-th descriptor pushed carries */
+static struct xdp_buff *am65_test_rx_buf(struct am65_test *t, u32 i)
+{
+	return ((struct am65_cpsw_swdata *)cppi5_hdesc_get_swdata(t->rxc.ring[i]))->xdp;
+}
+
+/* The RX flow's NAPI poll, in softirq context as NAPI runs it */
+static void am65_test_rx_napi(struct am65_test *t)
+{
+	local_bh_disable();
+	am65_cpsw_xsk_rx_poll(t->flow, NAPI_POLL_WEIGHT);
+	local_bh_enable();
 }
 
 /* The TX channel's NAPI poll, in softirq context as NAPI runs it */
@@ -288,7 +372,70 @@ static void am65_prepare_refuses_more_than_one_rx_flow(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, t->tx_chn->ztx.reserve, 0);
 }
 
+/* Starting the flow posts every fill ring buffer on a descriptor of the
+ * flow's pool: the whole frame, at the buffer's DMA address, and the
+ * buffer in the descriptor's swdata.
+ */
+static void am65_rx_start_posts_each_fill_ring_buffer(struct kunit *test)
+{
+	struct am65_test *t = test->priv;
+	struct k3_cppi_desc_pool *pool = t->common.rx_chns.desc_pool;
+	u32 frame = xsk_pool_get_rx_frame_size(t->x->pool);
+	u32 i;
+
+	KUNIT_ASSERT_EQ(test, fake_fq_put(t->x, 4), 4);
+	am65_cpsw_xsk_rx_start(t->flow);
+
+	KUNIT_ASSERT_EQ(test, t->rxc.pushed, 4);
+	KUNIT_EXPECT_EQ(test, k3_cppi_desc_pool_avail(pool), AM65_TEST_DESCS - 4);
+	for (i = 0; i < 4; i++) {
+		struct cppi5_host_desc_t *desc = t->rxc.ring[i];
+		struct am65_cpsw_swdata *swdata = cppi5_hdesc_get_swdata(desc);
+		dma_addr_t buf;
+		u32 len;
+
+		cppi5_hdesc_get_obuf(desc, &buf, &len);
+		KUNIT_EXPECT_EQ(test, buf, xsk_buff_raw_get_dma(t->x->pool, i * 4096) +
+				XDP_PACKET_HEADROOM);
+		KUNIT_EXPECT_EQ(test, len, frame);
+		KUNIT_EXPECT_EQ(test, swdata->flow_id, 0);
+		KUNIT_EXPECT_EQ(test, xsk_buff_xdp_get_dma(swdata->xdp), buf);
+	}
+}
+
+/* A frame tagged with no port of the CPSW is an error: its buffer and
+ * its descriptor go back to their pools, and the refill posts that
+ * buffer again, and the next fill ring buffer, on new descriptors.
+ */
+static void am65_rx_frame_of_no_port_is_dropped_and_refilled(struct kunit *test)
+{
+	struct am65_test *t = test->priv;
+	struct k3_cppi_desc_pool *pool = t->common.rx_chns.desc_pool;
+	struct xsk_zc_rx_stats st;
+	struct xdp_buff *buf;
+
+	KUNIT_ASSERT_EQ(test, fake_fq_put(t->x, 4), 4);
+	am65_cpsw_xsk_rx_start(t->flow);
+	KUNIT_ASSERT_EQ(test, fake_fq_put(t->x, 1), 1);
+
+	buf = am65_test_rx_buf(t, 0);
+	am65_test_rx_done(t, 0, AM65_TEST_PORTS + 1, 60);
+	am65_test_rx_napi(t);
+
+	xsk_zc_rx_stats_read(&t->flow->zrx, &st);
+	KUNIT_EXPECT_EQ(test, st.errors, 1);
+	KUNIT_EXPECT_EQ(test, st.packets, 0);
+	KUNIT_EXPECT_EQ(test, fake_rx_count(t->x), 0);
+	/* three still posted, two posted again */
+	KUNIT_EXPECT_EQ(test, t->rxc.pushed, 6);
+	KUNIT_EXPECT_EQ(test, k3_cppi_desc_pool_avail(pool), AM65_TEST_DESCS - 5);
+	KUNIT_EXPECT_EQ(test, fake_fq_taken(t->x), 5);
+	KUNIT_EXPECT_PTR_EQ(test, am65_test_rx_buf(t, 4), buf);
+}
+
 static struct kunit_case am65_glue_cases[] = {
+	KUNIT_CASE(am65_rx_start_posts_each_fill_ring_buffer),
+	KUNIT_CASE(am65_rx_frame_of_no_port_is_dropped_and_refilled),
 	KUNIT_CASE(am65_tx_sends_every_frame_when_another_port_takes_descriptors),
 	KUNIT_CASE(am65_tx_leaves_the_stack_reserve_in_the_pool),
 	KUNIT_CASE(am65_tx_gives_back_the_descriptors_it_did_not_use),
