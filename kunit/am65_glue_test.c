@@ -360,6 +360,65 @@ static void am65_prepare_refuses_frames_smaller_than_the_ports_take(struct kunit
 	t->tx_chn->ztx.reserve = reserve;
 }
 
+/* The second port, a netdev of its own, up or not. */
+static struct net_device *am65_test_second_port(struct kunit *test, bool up)
+{
+	struct am65_test *t = test->priv;
+	struct am65_cpsw_ndev_priv *priv;
+	struct net_device *ndev;
+
+	ndev = alloc_etherdev(sizeof(*priv));
+	KUNIT_ASSERT_NOT_NULL(test, ndev);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, am65_test_free_netdev, ndev), 0);
+	priv = netdev_priv(ndev);
+	priv->port = &t->ports[1];
+	t->ports[1].ndev = ndev;
+	if (up)
+		set_bit(__LINK_STATE_START, &ndev->state);	/* netif_running() */
+	return ndev;
+}
+
+static void am65_test_second_port_down(void *ndev)
+{
+	clear_bit(__LINK_STATE_START, &((struct net_device *)ndev)->state);
+}
+
+/* All ports receive on the one RX flow, into the owner's fill ring
+ * buffers: zero-copy only while the other ports are down, or one port's
+ * socket would decide what the others receive and skip their programs.
+ */
+static void am65_prepare_refuses_while_another_port_is_up(struct kunit *test)
+{
+	struct am65_test *t = test->priv;
+	struct net_device *other = am65_test_second_port(test, true);
+
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, am65_test_second_port_down,
+							other), 0);
+	t->tx_chn->ztx.reserve = 0;
+	KUNIT_EXPECT_EQ(test, am65_cpsw_xsk_prepare(t->ndev, 0, t->x->pool), -EBUSY);
+	KUNIT_EXPECT_EQ(test, t->tx_chn->ztx.reserve, 0);
+}
+
+/* A frame tagged for another port, which is down, is dropped: it never
+ * reaches a stack, nor the owner's program or socket.
+ */
+static void am65_rx_frame_of_another_port_is_dropped(struct kunit *test)
+{
+	struct am65_test *t = test->priv;
+	struct xsk_zc_rx_stats st;
+
+	am65_test_second_port(test, false);
+	KUNIT_ASSERT_EQ(test, fake_fq_put(t->x, 4), 4);
+	am65_cpsw_xsk_rx_start(t->flow);
+	am65_test_rx_done(t, 0, 2, 60);
+	am65_test_rx_napi(t);
+
+	xsk_zc_rx_stats_read(&t->flow->zrx, &st);
+	KUNIT_EXPECT_EQ(test, st.errors, 1);
+	KUNIT_EXPECT_EQ(test, st.pass, 0);
+	KUNIT_EXPECT_EQ(test, fake_rx_count(t->x), 0);
+}
+
 /* The flows share one free descriptor queue: zero-copy needs one flow. */
 static void am65_prepare_refuses_more_than_one_rx_flow(struct kunit *test)
 {
@@ -441,6 +500,8 @@ static struct kunit_case am65_glue_cases[] = {
 	KUNIT_CASE(am65_tx_gives_back_the_descriptors_it_did_not_use),
 	KUNIT_CASE(am65_prepare_refuses_frames_smaller_than_the_ports_take),
 	KUNIT_CASE(am65_prepare_refuses_more_than_one_rx_flow),
+	KUNIT_CASE(am65_prepare_refuses_while_another_port_is_up),
+	KUNIT_CASE(am65_rx_frame_of_another_port_is_dropped),
 	{}
 };
 

@@ -446,27 +446,6 @@ static void poll_stops_at_the_budget(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, fake_poll_rx(r.q, NULL, 64), 6);
 }
 
-/* A switch's ports share the ring: the owner's program never sees the
- * frames of the others, which go to their own stack.
- */
-static void frame_of_another_netdev_goes_to_its_stack_not_the_program(struct kunit *test)
-{
-	struct rig r = rig_up(test, 32, true, 0);
-	struct fake_nic *other = fake_nic_create(test, &fake_ops);
-	struct bpf_prog *drop = fake_prog_create(test, XDP_DROP);
-
-	r.q->rx_port = other->netdev;
-	receive_frames(r.q, 1, 60);
-	r.q->rx_port = NULL;
-	receive_frames(r.q, 1, 60);
-	KUNIT_EXPECT_EQ(test, fake_poll_rx(r.q, drop, 64), 2);
-	KUNIT_EXPECT_EQ(test, r.q->zrx.stats.pass, 1);
-	KUNIT_EXPECT_EQ(test, r.q->zrx.stats.drop, 1);
-	KUNIT_EXPECT_PTR_EQ(test, r.q->pass_dev, other->netdev);
-	KUNIT_EXPECT_EQ(test, r.q->pass_len, 60);
-	KUNIT_EXPECT_EQ(test, fake_rx_posted(r.q), POSTED_FULL);
-}
-
 static void rx_stats_count_packets_and_bytes(struct kunit *test)
 {
 	struct rig r = rig_up(test, 32, true, 0);
@@ -812,7 +791,6 @@ static struct kunit_case xsk_zc_datapath_cases[] = {
 	KUNIT_CASE(error_descriptor_in_the_last_buffer_keeps_it_posted),
 	KUNIT_CASE(stale_write_back_on_an_empty_ring_is_not_taken),
 	KUNIT_CASE(poll_stops_at_the_budget),
-	KUNIT_CASE(frame_of_another_netdev_goes_to_its_stack_not_the_program),
 	KUNIT_CASE(rx_stats_count_packets_and_bytes),
 	KUNIT_CASE(rx_stats_count_neither_errors_nor_kept_buffers_as_packets),
 	KUNIT_CASE(failed_redirect_to_a_netdev_leaks_no_memory),

@@ -45,8 +45,6 @@ static struct xdp_buff *fake_rx_next(struct xsk_zc_rx_ring *rx,
 	desc->offset = q->rx_offset;
 	desc->drop = d->error;
 	desc->hw_desc = d;
-	if (d->port)
-		desc->netdev = d->port;
 	return xsk_zc_rx_take(rx);
 }
 
@@ -96,7 +94,6 @@ static void fake_rx_populate(struct xsk_zc_rx_ring *rx, struct sk_buff *skb,
 {
 	struct fake_queue *q = container_of(rx, struct fake_queue, zrx);
 
-	q->pass_dev = desc->netdev;
 	q->pass_len = skb->len;
 	q->pass_meta_len = skb_metadata_len(skb);
 	memcpy(q->pass_head, skb->data, min_t(u32, skb->len, sizeof(q->pass_head)));
@@ -223,7 +220,6 @@ void fake_nic_receive(struct fake_queue *q, const void *data, u32 len,
 		return;
 	}
 	memcpy(d->va, data, len);
-	d->port = q->rx_port;
 	d->len = len;
 	d->error = error;
 	d->done = true;

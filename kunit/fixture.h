@@ -27,7 +27,6 @@ struct fake_rx_desc {
 	u32 len;
 	bool done;
 	bool error;
-	struct net_device *port;	/* another netdev's frame, or NULL */
 };
 
 struct fake_tx_desc {
@@ -48,7 +47,6 @@ struct fake_queue {
 	u32 rx_hw_head;		/* where the "NIC" writes the next frame */
 	u32 rx_hw_drops;	/* frames that found no buffer */
 	u32 rx_offset;		/* inline metadata the "NIC" reports */
-	struct net_device *rx_port;	/* tags the next frames, or NULL */
 
 	struct xsk_zc_tx_ring ztx;
 	struct fake_tx_desc tx_desc[FAKE_RING];
@@ -69,7 +67,6 @@ struct fake_queue {
 	bool xdp_tx_fails;
 
 	/* what the last XDP_PASS skb looked like before the stack got it */
-	struct net_device *pass_dev;
 	u32 pass_len;
 	u32 pass_meta_len;
 	u8 pass_head[16];

@@ -190,9 +190,7 @@ static __always_inline bool xsk_zc_rx_start(struct xsk_zc_rx_ring *rx,
 	return filled;
 }
 
-/* Hands a copy of the frame to the stack of @desc->netdev and frees the
- * buffer.
- */
+/* Hands a copy of the frame to the ring's stack and frees the buffer. */
 static __always_inline void
 __xsk_zc_rx_pass(struct xsk_zc_rx_ring *rx, struct napi_struct *napi,
 		 struct xdp_buff *xdp, const struct xsk_zc_rx_desc *desc,
@@ -208,7 +206,7 @@ __xsk_zc_rx_pass(struct xsk_zc_rx_ring *rx, struct napi_struct *napi,
 		acc->drop++;
 		return;
 	}
-	skb->protocol = eth_type_trans(skb, desc->netdev);
+	skb->protocol = eth_type_trans(skb, rx->netdev);
 	napi_gro_receive(napi, skb);
 	acc->pass++;
 }
@@ -335,7 +333,7 @@ static __always_inline int xsk_zc_rx_poll(struct xsk_zc_rx_ring *rx,
 	int done = 0;
 
 	while (done < budget) {
-		struct xsk_zc_rx_desc desc = { .netdev = rx->netdev };
+		struct xsk_zc_rx_desc desc = {};
 		struct xdp_buff *xdp;
 
 		/* Nothing posted, nothing complete: a NIC's descriptor memory
@@ -369,11 +367,6 @@ static __always_inline int xsk_zc_rx_poll(struct xsk_zc_rx_ring *rx,
 		acc.packets++;
 		acc.bytes += desc.len - desc.offset;
 
-		/* another port's frame: not for this netdev's program */
-		if (unlikely(desc.netdev != rx->netdev)) {
-			__xsk_zc_rx_pass(rx, napi, xdp, &desc, hw, &acc);
-			continue;
-		}
 		if (__xsk_zc_rx_one(rx, napi, prog, xdp, &desc, hw, &acc)) {
 			stop = true;
 			break;

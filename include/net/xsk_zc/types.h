@@ -199,17 +199,12 @@ struct xsk_zc_dev {
  * @offset: bytes of inline metadata before the frame
  * @drop: the descriptor reports an error: drop the frame
  * @hw_desc: the driver's descriptor, for its ``populate`` callback
- * @netdev: the netdev the frame is for, preset to the ring's. On a ring
- *	that several netdevs share (the MAC ports of a switch), ``next``
- *	sets another netdev for a frame of another port: the frame skips
- *	the ring's XDP program and goes, copied, to that netdev's stack.
  */
 struct xsk_zc_rx_desc {
 	u32 len;
 	u32 offset;
 	bool drop;
 	const void *hw_desc;
-	struct net_device *netdev;
 };
 
 /**
@@ -228,7 +223,7 @@ struct xsk_zc_rx_desc {
  * @xmit_flush: optional; ring the TX doorbell once after a poll with
  *	XDP_TX frames
  * @populate: optional; fill in checksum, hash or timestamp of an skb made
- *	for XDP_PASS or for another netdev; @desc->netdev is the skb's.
+ *	for XDP_PASS.
  *	Runs before the stack's eth_type_trans() (skb->data at the MAC
  *	header) and while @xdp, the buffer the skb was copied from, is still
  *	the driver's: what the NIC wrote starts at xsk_zc_rx_hw_data(), even

@@ -2,10 +2,12 @@
 /*
  * AF_XDP zero-copy for the TI K3 am65-cpsw, on the xsk_zc helpers.
  *
- * All ports share the one RX flow and the TX channels: zero-copy belongs
- * to one port, and the library copies the frames of the others that land
- * in its UMEM buffers to their stack. An RX descriptor's swdata holds its
- * buffer, so the library's bufs[] stays empty and next() counts
+ * All ports share the one RX flow and the TX channels, and every port's
+ * frames land in the flow's buffers: zero-copy belongs to one port, and
+ * only while the other ports are down (prepare() here, ndo_open in
+ * am65-cpsw-nuss.c), or one port's socket would decide what the others
+ * receive and skip their XDP programs. An RX descriptor's swdata holds
+ * its buffer, so the library's bufs[] stays empty and next() counts
  * zrx.pending itself. Each CPPI push is its own doorbell: no kicks.
  */
 
@@ -49,11 +51,11 @@ static struct xdp_buff *am65_cpsw_xsk_rx_next(struct xsk_zc_rx_ring *rx,
 	k3_cppi_desc_pool_free(rx_chn->desc_pool, desc);
 	rx->pending++;
 
-	/* another port's frame goes to its stack; the library counts drops */
+	/* Another port is down while the flow is zero-copy: its frame is one
+	 * that raced its ndo_stop. The library counts it as an error.
+	 */
 	port = am65_cpsw_port_by_id(common, port_id & 0xff);
-	if (port)
-		d->netdev = port->ndev;
-	d->drop = !port;
+	d->drop = !port || port->ndev != rx->netdev;
 	return xdp;
 }
 
@@ -93,7 +95,7 @@ static void am65_cpsw_xsk_rx_populate(struct xsk_zc_rx_ring *rx,
 				      const struct xdp_buff *xdp,
 				      const struct xsk_zc_rx_desc *d)
 {
-	struct am65_cpsw_ndev_priv *priv = am65_ndev_to_priv(d->netdev);
+	struct am65_cpsw_ndev_priv *priv = am65_ndev_to_priv(rx->netdev);
 
 	am65_cpsw_nuss_set_offload_fwd_mark(skb, priv->offload_fwd_mark);
 	if (priv->port->rx_ts_enabled)
@@ -216,11 +218,22 @@ static int am65_cpsw_xsk_prepare(struct net_device *ndev, u32 qid,
 	struct am65_cpsw_port *port = am65_ndev_to_port(ndev);
 	struct am65_cpsw_common *common = port->common;
 	struct am65_cpsw_rx_flow *flow = &common->rx_chns.flows[qid];
+	int i;
 
 	/* The flows share one free descriptor queue */
 	if (common->rx_ch_num_flows != 1) {
 		netdev_dbg(ndev, "zero-copy needs a single RX flow\n");
 		return -EOPNOTSUPP;
+	}
+	/* The ports share the flow: only one of them may be up */
+	for (i = 0; i < common->port_num; i++) {
+		struct net_device *other = common->ports[i].ndev;
+
+		if (other && other != ndev && netif_running(other)) {
+			netdev_dbg(ndev, "zero-copy needs %s down: it shares the RX flow\n",
+				   netdev_name(other));
+			return -EBUSY;
+		}
 	}
 	/* The ports take frames of AM65_CPSW_MAX_PACKET_SIZE at any MTU */
 	if (xsk_pool_get_rx_frame_size(pool) < AM65_CPSW_MAX_PACKET_SIZE) {
