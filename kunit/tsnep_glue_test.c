@@ -175,6 +175,7 @@ static struct tsnep_glue *tsnep_glue_up(struct kunit *test)
 		.dma_mask = DMA_BIT_MASK(64),
 		.num_res = 1,
 	};
+	struct platform_device *pdev;
 	struct resource irq_res;
 	struct phy_device *phydev;
 	struct tsnep_glue *g;
@@ -192,8 +193,9 @@ static struct tsnep_glue *tsnep_glue_up(struct kunit *test)
 	info.res = &irq_res;
 
 	/* the driver core binds tsnep_driver: tsnep_probe() */
-	g->pdev = platform_device_register_full(&info);
-	KUNIT_ASSERT_FALSE(test, IS_ERR(g->pdev));
+	pdev = platform_device_register_full(&info);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(pdev));
+	g->pdev = pdev;
 	g->adapter = platform_get_drvdata(g->pdev);
 	KUNIT_ASSERT_NOT_NULL_MSG(test, g->adapter, "tsnep_probe() failed");
 	g->netdev = g->adapter->netdev;

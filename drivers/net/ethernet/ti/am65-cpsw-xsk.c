@@ -51,8 +51,8 @@ static struct xdp_buff *am65_cpsw_xsk_rx_next(struct xsk_zc_rx_ring *rx,
 	k3_cppi_desc_pool_free(rx_chn->desc_pool, desc);
 	rx->pending++;
 
-	/* Another port is down while the flow is zero-copy: its frame is one
-	 * that raced its ndo_stop. The library counts it as an error.
+	/* A frame of no port, or of another one (down while the flow is
+	 * zero-copy: it raced its ndo_stop), counts as an error.
 	 */
 	port = am65_cpsw_port_by_id(common, port_id & 0xff);
 	d->drop = !port || port->ndev != rx->netdev;
