@@ -356,10 +356,7 @@ s_meta() {
 	# GRO would validate the UDP checksum in software before the packet
 	# socket sees the frame
 	onB ethtool -K $NICB gro off
-	n=10	# ARP first, once the link is back
-	while [ $n -gt 0 ] && ! ping -c 1 -W 1 $IP_B > /dev/null; do
-		n=$((n - 1))
-	done
+	ping_back 10 || :	# ARP first, once the link is back
 	rx_start "$LOGS/meta-udp.txt" 8 0x0800
 	send_udp 8
 	wait $R
