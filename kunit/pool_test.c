@@ -7,6 +7,7 @@
 #include <kunit/test.h>
 #include <linux/pm_runtime.h>
 #include <linux/rtnetlink.h>
+#include <net/busy_poll.h>
 #include <net/xsk_buff_pool.h>
 
 #include "fixture.h"
@@ -751,6 +752,29 @@ static void wakeup_tx_runs_the_tx_napi_which_sends(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, nic->q[1].tx_used, 3);
 }
 
+/* A socket that busy-polls (SO_PREFER_BUSY_POLL) sends no TX wakeup: its
+ * sendmsg() busy-polls the NAPI of the pool's rxq, the fake NIC's RX one,
+ * and that poll is all it does.
+ */
+static void busy_poll_of_the_rx_napi_runs_the_tx_napi_which_sends(struct kunit *test)
+{
+#ifdef CONFIG_NET_RX_BUSY_POLL
+	struct fake_nic *nic;
+	struct fake_xsk *x = up_nic_and_socket(test, &nic);
+	struct fake_queue *q = &nic->q[1];
+	u32 tx_polls;
+
+	KUNIT_ASSERT_EQ(test, fake_xsk_bind(x, nic, &zc_q1), 0);
+	tx_polls = q->tx_napi_polls;
+	fake_tx_put(x, 3, 64);
+	napi_busy_loop(q->rx_napi.napi_id, NULL, NULL, true, 8);
+	KUNIT_EXPECT_EQ(test, q->tx_napi_polls, tx_polls + 1);
+	KUNIT_EXPECT_EQ(test, q->tx_used, 3);
+#else
+	kunit_skip(test, "no CONFIG_NET_RX_BUSY_POLL");
+#endif
+}
+
 static void wakeup_of_a_scheduled_napi_marks_it_missed(struct kunit *test)
 {
 	struct fake_nic *nic;
@@ -814,6 +838,7 @@ static struct kunit_case xsk_zc_pool_cases[] = {
 	KUNIT_CASE(wakeup_on_queue_without_pool_fails_with_enxio),
 	KUNIT_CASE(wakeup_rx_runs_the_rx_napi),
 	KUNIT_CASE(wakeup_tx_runs_the_tx_napi_which_sends),
+	KUNIT_CASE(busy_poll_of_the_rx_napi_runs_the_tx_napi_which_sends),
 	KUNIT_CASE(wakeup_of_a_scheduled_napi_marks_it_missed),
 	{}
 };

@@ -318,6 +318,8 @@ __xsk_zc_rx_keep_posted(struct xsk_zc_rx_ring *rx, struct xdp_buff *xdp,
  *
  * With need_wakeup, a short refill or a full socket (``-ENOBUFS``, which
  * ends the poll) sets the RX need_wakeup flag and a good poll clears it.
+ * A busy poll (a socket's, not the driver's own) also schedules the
+ * queue's TX NAPI when that is another one (&xsk_zc_rx_ring.tx_napi).
  *
  * Return: the descriptors processed; @budget (stay scheduled) when the budget
  * ran out, or when the refill fell short and the socket does not use
@@ -382,6 +384,11 @@ static __always_inline int xsk_zc_rx_poll(struct xsk_zc_rx_ring *rx,
 	acc.fill_short = !filled;
 
 	xsk_zc_rx_stats_add(rx, &acc);
+
+	/* A busy-polling socket kicks no TX: its busy poll is the kick. */
+	if (unlikely(rx->tx_napi) &&
+	    (READ_ONCE(napi->state) & NAPIF_STATE_IN_BUSY_POLL))
+		napi_schedule(rx->tx_napi);
 
 	if (xsk_uses_need_wakeup(rx->pool)) {
 		if (stop || !filled)

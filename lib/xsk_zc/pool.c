@@ -215,6 +215,17 @@ static int xsk_zc_kick(struct xsk_zc_dev *zc, u32 qid, u32 flags)
 	return 0;
 }
 
+/* The NAPI instance serving the queue's TX, for its RX ring's busy polls:
+ * NULL when the RX one serves TX too.
+ */
+static struct napi_struct *xsk_zc_other_tx_napi(struct xsk_zc_dev *zc, u32 qid)
+{
+	struct napi_struct *rx_napi = zc->ops->napi(zc->netdev, qid, false);
+	struct napi_struct *tx_napi = zc->ops->napi(zc->netdev, qid, true);
+
+	return rx_napi && tx_napi != rx_napi ? tx_napi : NULL;
+}
+
 static int xsk_zc_pool_enable(struct xsk_zc_dev *zc, struct xsk_buff_pool *pool,
 			      u32 qid)
 {
@@ -256,6 +267,7 @@ static int xsk_zc_pool_enable(struct xsk_zc_dev *zc, struct xsk_buff_pool *pool,
 		ops->queue_stop(dev, qid);
 
 	rx->bufs = bufs;
+	rx->tx_napi = xsk_zc_other_tx_napi(zc, qid);
 	WRITE_ONCE(rx->pool, pool);
 	tx->in_flight = 0;
 	WRITE_ONCE(tx->pool, pool);
@@ -304,6 +316,7 @@ static int xsk_zc_pool_disable(struct xsk_zc_dev *zc, u32 qid)
 		WRITE_ONCE(rx->pool, NULL);
 		xsk_zc_rx_ring_clean(rx);
 		rx->bufs = NULL;
+		rx->tx_napi = NULL;
 	}
 	/* Give user space back the frames the NIC never completed. */
 	if (tx) {
@@ -417,6 +430,7 @@ void xsk_zc_rings_reattach(struct xsk_zc_dev *zc)
 			memset(rx->bufs, 0, rx->count * sizeof(*rx->bufs));
 			if (rx->xdp_rxq)
 				xsk_pool_set_rxq_info(pool, rx->xdp_rxq);
+			rx->tx_napi = xsk_zc_other_tx_napi(zc, qid);
 			WRITE_ONCE(rx->pool, pool);
 		}
 		tx = ops->tx_ring(dev, qid);

@@ -62,6 +62,11 @@ struct xsk_zc_rx_stats {
  * @keep_one_posted: when the fill ring is empty and the last posted buffer
  *	comes back (the hardware ring is then empty), drop its frame and post
  *	the buffer again, so the NIC never sees an empty ring (tsnep)
+ * @tx_napi: the NAPI instance serving the queue's TX when it is not the
+ *	one polling this ring, NULL when one serves both; set by the library
+ *	while the ring has a pool. A socket that busy-polls sends no TX
+ *	wakeups and polls only the NAPI its pool's rxq names, this ring's:
+ *	xsk_zc_rx_poll() schedules @tx_napi from a busy poll.
  * @netdev: the owning netdev, for redirect and skb delivery
  * @xdp_rxq: the driver's rxq info registered with MEM_TYPE_XSK_BUFF_POOL
  * @qid: queue index
@@ -80,6 +85,7 @@ struct xsk_zc_rx_ring {
 	u32 pending;
 	u32 gap;
 	bool keep_one_posted;
+	struct napi_struct *tx_napi;
 
 	/* slow: setup only */
 	struct net_device *netdev;
