@@ -26,6 +26,8 @@ PKGS_LINT	:= sparse gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu
 # The QEMU guest ("make e2e", "make bench"); qemu-system-x86 itself comes
 # from bookworm-backports through tools/qemu-deps.sh.
 PKGS_XSKB	:= gcc make libxdp-dev libbpf-dev libelf-dev zlib1g-dev
+# The kernel's AF_XDP suite, xskxceiver, from the staged tree.
+PKGS_XSKX	:= gcc make clang llvm bpftool libelf-dev zlib1g-dev
 PKGS_GUEST	:= iproute2 ethtool iputils-ping util-linux coreutils procps \
 		   python3 bc
 PKGS_BENCH	:= gnuplot-nox
@@ -38,6 +40,10 @@ BENCH_TIMEOUT	?= 1500
 # The igb-zc job of "make e2e": SR-IOV is e2e's sriov-bound.
 IGBZC_TIMEOUT	?= 600
 IGBZC_SCENARIOS	?= meta,bufsz,resize,counters,reinit,reopen-1,reopen--1
+# The xskxceiver job of "make e2e": the modes of tools/guest/xskxceiver.sh
+# (~MODE: reported, not gated).
+XSKX_TIMEOUT	?= 1500
+XSKX_MODES	?= drv,zc,~zc-bp
 # Bench: intervals per point (the median is reported) and their length.
 BENCH_REPS	?= 3
 BENCH_SECS	?= 10
@@ -62,6 +68,7 @@ TXHANG_SECS	?= 20
 TXHANG_TIMEOUT	?= 1500
 
 .PHONY: help stage kunit kunit-uml lint check clean distclean deps guest xsk-bench \
+	xskxceiver \
 	guest-deps guest-boot e2e bench series series-check guest-debug \
 	e2e-debug stress stress-debug txhang txhang-debug
 
@@ -79,7 +86,8 @@ help:
 	@echo '  lint       checkpatch, kernel-doc, W=1, sparse and the hot-path'
 	@echo '             indirect-call check (x86_64 and arm64 builds, build/lint-*)'
 	@echo '  e2e        boot the QEMU guest (two igb NICs) and run the AF_XDP'
-	@echo '             end-to-end tests (tools/guest/e2e.sh, then igb-zc.sh)'
+	@echo '             end-to-end tests (tools/guest/e2e.sh, igb-zc.sh, then'
+	@echo '             the kernel'"'"'s xskxceiver suite: xskxceiver.sh)'
 	@echo '  bench      AF_XDP benchmarks in the guest: table, build/bench/'
 	@echo '             results.csv and results.png'
 	@echo '  series     the project as a git format-patch series against the'
@@ -101,6 +109,8 @@ help:
 	@echo '  guest      build the guest kernel (build/guest-x86_64)'
 	@echo '  guest-debug  build the debug guest kernel (build/guest-x86_64-debug)'
 	@echo '  xsk-bench  build tools/xsk-bench (build/xsk-bench)'
+	@echo '  xskxceiver build the kernel'"'"'s xskxceiver from build/linux'
+	@echo '             (build/xskxceiver)'
 	@echo '  guest-boot boot the guest and show its NICs'
 	@echo '  deps       install the Debian packages the harness needs'
 	@echo '  clean      remove build outputs (keeps build/base and build/ccache)'
@@ -109,7 +119,7 @@ help:
 	@echo '  JOBS=n     parallel jobs (default: nproc = $(JOBS))'
 
 deps:
-	@$(DEPS) $(PKGS_STAGE) $(PKGS_BUILD) $(PKGS_LINT) $(PKGS_XSKB) \
+	@$(DEPS) $(PKGS_STAGE) $(PKGS_BUILD) $(PKGS_LINT) $(PKGS_XSKB) $(PKGS_XSKX) \
 		$(PKGS_GUEST) $(PKGS_BENCH)
 	@$(QEMU_DEPS)
 
@@ -161,6 +171,11 @@ xsk-bench:
 	@$(MAKE) --no-print-directory -s -C $(REPO)/tools/xsk-bench \
 		O=$(BUILD)/xsk-bench
 
+xskxceiver: stage
+	@$(DEPS) $(PKGS_XSKX)
+	@$(MAKE) --no-print-directory -s -C $(REPO)/tools/xskxceiver \
+		KSRC=$(KSRC) O=$(BUILD)/xskxceiver
+
 guest-deps:
 	@$(DEPS) $(PKGS_GUEST)
 	@$(QEMU_DEPS)
@@ -172,7 +187,7 @@ guest-boot: guest xsk-bench guest-deps
 # tools/guest/igb-zc.sh that need a NIC of their own (metadata, buffer
 # sizing, counters, failed reopens). One PASS/FAIL/SKIP line per test,
 # then "e2e: N passed, N failed, N skipped" and "igb-zc: ...".
-e2e: guest xsk-bench guest-deps
+e2e: guest xsk-bench xskxceiver guest-deps
 	@rc=0; \
 	$(GUEST_RUN) e2e $(E2E_TIMEOUT) || { rc=1; \
 		grep -q -E '^e2e: [0-9]+ passed' $(BUILD)/guest-run/e2e/output.log \
@@ -181,6 +196,10 @@ e2e: guest xsk-bench guest-deps
 		grep -q -E '^igb-zc: [0-9]+ passed' \
 			$(BUILD)/guest-run/igb-zc/output.log 2>/dev/null || \
 			echo 'igb-zc: 0 passed, 1 failed'; }; \
+	$(GUEST_RUN) xskxceiver $(XSKX_TIMEOUT) $(XSKX_MODES) || { rc=1; \
+		grep -q -E '^xskxceiver: [0-9]+ passed' \
+			$(BUILD)/guest-run/xskxceiver/output.log 2>/dev/null || \
+			echo 'xskxceiver: 0 passed, 1 failed'; }; \
 	exit $$rc
 
 # The debug kernel: e2e's lifecycle tests, then the stress, then

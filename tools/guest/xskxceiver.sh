@@ -1,0 +1,258 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# tools/guest/xskxceiver.sh [MODE...] - the kernel's AF_XDP conformance
+# suite (xskxceiver of the staged tree, build/xskxceiver) on nica -> nicb;
+# "tools/guest/run.sh xskxceiver 1500 [MODE,...]" runs it. MODE: skb, drv,
+# zc, zc-bp (zc with busy poll, set up as the tree's test_xsk.sh does);
+# default: all four. ~MODE runs MODE but only reports its failures (NOTE
+# lines) instead of failing the job: "make e2e" passes ~zc-bp, whose
+# results under TCG still vary from run to run with lost frames.
+#
+# Both NICs stay in the root namespace, as the suite wants; nica sends,
+# nicb receives (the suite swaps them in BIDIRECTIONAL). The MTU starts at
+# 1500, the suite sets 1518 itself. 64 huge pages of 2 MB back the
+# unaligned-UMEM tests.
+#
+# Harness, named here and in the log: both NICs are promiscuous (the
+# suite's frames carry made-up MAC addresses, which veth, the suite's
+# usual pair, never filters); and the suite runs under
+# build/xskxceiver/carrier-wait.so (tools/xskxceiver/carrier-wait.c),
+# which waits for the carrier after each XDP attach or MTU change that
+# reset igb's link; the waits are counted in the log ("harness:").
+#
+# One suite run per mode, its TAP output in results/xskxceiver/MODE.tap.
+# Then, per mode, the verdict of each test against
+# tools/xskxceiver/expected-failures (the reviewed list of explained
+# failures): a "not ok" that is not listed fails, and so does a failure in
+# zc or zc-bp that drv does not have too, listed or not. A failure that
+# is not listed gets one more run, of that test alone: if it passes
+# there, it is reported as FLAKY (TCG's timing: the suite's receive loop
+# has 3 s, THREAD_TMOUT) and does not fail the job; if it fails again, it
+# fails the job. A listed failure that passes is reported (INFO), so the
+# list stays short. A TABLE line per mode, then
+# "xskxceiver: N passed, N failed, N skipped, N flaky".
+
+. "$XSKZC_REPO/tools/guest/lib.sh"
+. "$XSKZC_REPO/tools/guest/kcheck.sh"
+
+XSKX_DIR=$XSKZC_REPO/build/xskxceiver
+XSKX=$XSKX_DIR/xskxceiver
+SHIM=$XSKX_DIR/carrier-wait.so
+EXPECTED=$XSKZC_REPO/tools/xskxceiver/expected-failures
+LOGS=$RESULTS/xskxceiver
+# A mode's run is cut after this many seconds (a hung test).
+MODE_TIMEOUT=${XSKX_MODE_TIMEOUT:-600}
+HUGEPAGES=64
+mkdir -p "$LOGS"
+
+PASS=0
+FAIL=0
+SKIP=0
+FLAKY=0
+pass() { PASS=$((PASS + 1)); echo "PASS $*"; }
+fail() {
+	case " $REPORT_ONLY " in
+	*" ${1%% *} "*) NOTED=$((NOTED + 1)); echo "NOTE $*" ;;
+	*) FAIL=$((FAIL + 1)); echo "FAIL $*" ;;
+	esac
+}
+skip() { SKIP=$((SKIP + 1)); echo "SKIP $*"; }
+flaky() { FLAKY=$((FLAKY + 1)); echo "FLAKY $*"; }
+info() { echo "INFO $*"; }
+
+# A MODE written ~MODE runs and is reported, its failures as NOTE lines,
+# but does not fail the job.
+modes=()
+REPORT_ONLY=
+NOTED=0
+for a in "${@:-skb drv zc zc-bp}"; do
+	for m in $a; do
+		case $m in
+		'~'*) m=${m#\~}; REPORT_ONLY="$REPORT_ONLY $m" ;;
+		esac
+		modes+=("$m")
+	done
+done
+
+setup() {
+	local a b
+	a=$(ifname_of_mac $MAC_A)
+	b=$(ifname_of_mac $MAC_B)
+	[ -n "$a" ] && [ -n "$b" ] || { echo "setup: the two igb NICs are missing"; return 1; }
+	ip link set lo up
+	ip link set "$a" name $NICA && ip link set "$b" name $NICB || return 1
+	ip link set $NICA up && ip link set $NICB up || return 1
+	wait_up $NICA && wait_up $NICB || { echo "setup: link down"; return 1; }
+	# The suite's frames carry its own MAC addresses (veth takes them
+	# all): the receiving NIC must not filter them out.
+	ip link set $NICA promisc on && ip link set $NICB promisc on || return 1
+	echo $HUGEPAGES > /proc/sys/vm/nr_hugepages 2>/dev/null
+	info "huge pages: $(cat /proc/sys/vm/nr_hugepages 2>/dev/null || echo none) of 2 MB"
+	return 0
+}
+
+# busy_poll 0|1: the per-netdev NAPI settings of test_xsk.sh's busy-poll run.
+busy_poll() {
+	local d v=0 t=0
+	[ "$1" = 1 ] && v=2 t=200000
+	for d in $NICA $NICB; do
+		echo $v > /sys/class/net/$d/napi_defer_hard_irqs
+		echo $t > /sys/class/net/$d/gro_flush_timeout
+	done
+}
+
+# nic_counters: "NIC:COUNTER VALUE" for the drop counters of both NICs.
+nic_counters() {
+	local d
+	for d in $NICA $NICB; do
+		ethtool -S $d 2>/dev/null |
+			sed -n -E "s/^ *(rx_missed_errors|rx_no_buffer_count|rx_fifo_errors|rx_xsk_fill_short|rx_xsk_fill_empty): ([0-9]+)/$d:\1 \2/p"
+	done
+}
+
+# suite MODE OUT ARGS...: one run of the suite in MODE, TAP in OUT.tap
+# and stderr (with the harness's lines) in OUT.err.
+suite() {
+	local m=$1 out=$2 args=() rc
+	shift 2
+	case $m in
+	skb | drv | zc) args=(-m "$m") ;;
+	zc-bp) args=(-m zc -b) ;;
+	esac
+	LD_PRELOAD=$SHIM timeout -k 5 "$MODE_TIMEOUT" \
+		"$XSKX" -i $NICA -i $NICB "${args[@]}" "$@" \
+		> "$out.tap" 2> "$out.err"
+	rc=$?
+	[ $rc -eq 124 ] && echo "not ok 0 timeout: still running after $MODE_TIMEOUT s" >> "$out.tap"
+	# No program may stay attached into the next run (or mode).
+	for d in $NICA $NICB; do
+		ip link set dev $d xdpgeneric off 2>/dev/null
+		ip link set dev $d xdpdrv off 2>/dev/null
+	done
+	return $rc
+}
+
+# tap_lines TAP: the "ok"/"not ok" lines, as "N ok|fail|skip REST".
+tap_lines() {
+	sed -n -E -e 's/^not ok ([0-9]+) (.*)/\1 fail \2/p' \
+		-e 's/^ok ([0-9]+) # SKIP (.*)/\1 skip \2/p' \
+		-e 's/^ok ([0-9]+) (.*)/\1 ok \2/p' "$1"
+}
+
+# run_mode MODE: the whole suite in one run, as test_xsk.sh does. A test
+# that ends the run (the suite exits on a setup error) counts as failed,
+# and the tests after it run one per run. MODE.results gets one line per
+# test: "INDEX NAME ok|fail|skip DETAIL".
+run_mode() {
+	local m=$1 t0 n i last
+	t0=$(date +%s)
+	nic_counters > "$LOGS/$m.counters0"
+	busy_poll $([ "$m" = zc-bp ] && echo 1 || echo 0)
+	ip link set $NICA mtu 1500
+	ip link set $NICB mtu 1500
+	suite "$m" "$LOGS/$m"
+	: > "$LOGS/$m.results"
+	tap_lines "$LOGS/$m.tap" > "$LOGS/$m.lines"
+	last=0
+	while read -r n v rest; do
+		[ "$n" -ge 1 ] || { echo "$last ${NAMES[$last]} fail $rest" >> "$LOGS/$m.results"; last=$((last + 1)); continue; }
+		i=$((n - 1))
+		echo "$i ${NAMES[$i]} $v $rest" >> "$LOGS/$m.results"
+		last=$n
+	done < "$LOGS/$m.lines"
+	if [ "$last" -lt ${#NAMES[@]} ]; then
+		info "$m: the run ended after test $last of ${#NAMES[@]}; the rest one per run"
+		for ((i = last; i < ${#NAMES[@]}; i++)); do
+			suite "$m" "$LOGS/$m-$i" -t $i
+			cat "$LOGS/$m-$i.err" >> "$LOGS/$m.err"
+			tap_lines "$LOGS/$m-$i.tap" | head -n 1 |
+				while read -r n v rest; do echo "$i ${NAMES[$i]} $v $rest"; done \
+				>> "$LOGS/$m.results"
+			grep -q "^$i " "$LOGS/$m.results" ||
+				echo "$i ${NAMES[$i]} fail no result: $(tail -n 1 "$LOGS/$m-$i.tap")" >> "$LOGS/$m.results"
+		done
+	fi
+	info "$m: $(($(date +%s) - t0)) s"
+	nic_counters > "$LOGS/$m.counters1"
+	info "$m: NIC counters: $(awk 'NR == FNR { a[$1] = $2; next }
+		$2 != a[$1] { printf "%s +%d ", $1, $2 - a[$1] }' \
+		"$LOGS/$m.counters0" "$LOGS/$m.counters1")"
+	grep -h -E '^# (ERROR|\[)' "$LOGS/$m.tap" "$LOGS/$m"-*.tap 2>/dev/null |
+		sort | uniq -c | sed "s/^/INFO $m: suite: /"
+	grep '^carrier-wait' "$LOGS/$m.err" | sed -E 's/after [0-9]+ ms/after ... ms/' |
+		sort | uniq -c | sed "s/^/INFO $m: harness: /"
+	busy_poll 0
+}
+
+# rerun_passes MODE INDEX: run the test once more, on its own (not for
+# a mode that is only reported: that would take time and change nothing).
+rerun_passes() {
+	case " $REPORT_ONLY " in *" $1 "*) return 1 ;; esac
+	busy_poll $([ "$1" = zc-bp ] && echo 1 || echo 0)
+	suite "$1" "$LOGS/$1-rerun-$2" -t "$2"
+	busy_poll 0
+	grep -q '^ok 1 PASS' "$LOGS/$1-rerun-$2.tap"
+}
+
+expected() {	# expected MODE TEST: the list's reason, or nothing
+	[ -f "$EXPECTED" ] || return 0
+	awk -v m="$1" -v t="$2" '$2 == t && index("," $1 ",", "," m ",") {
+		$1 = $2 = ""; sub(/^ +/, ""); print }' \
+		"$EXPECTED"
+}
+
+verdicts() {
+	local m=$1 i name v detail reason
+	while read -r i name v detail; do
+		case $v in
+		ok) pass "$m $name" ;;
+		skip) skip "$m $name: $detail" ;;
+		fail)
+			reason=$(expected "$m" "$name")
+			if [ -n "$reason" ]; then
+				info "$m $name: expected failure: $reason"
+			elif rerun_passes "$m" "$i"; then
+				flaky "$m $name: failed in the suite's run ($detail), passed on its own"
+				continue
+			else
+				fail "$m $name: $detail (not on tools/xskxceiver/expected-failures; failed on its own too)"
+			fi
+			case $m in zc | zc-bp)
+				if grep -q -E "^[0-9]+ $name fail" "$LOGS/drv.results" 2>/dev/null; then
+					:
+				elif [ -n "$reason" ] && rerun_passes "$m" "$i"; then
+					flaky "$m $name: failed in the suite's run, not in drv's, passed on its own"
+				else
+					fail "$m $name: fails in $m but not in drv"
+				fi
+			esac ;;
+		esac
+		if [ $v != fail ] && [ -n "$(expected "$m" "$name")" ]; then
+			info "$m $name: on the expected-failure list but did not fail"
+		fi
+	done < "$LOGS/$m.results"
+}
+
+[ -x "$XSKX" ] && [ -f "$SHIM" ] || { echo "xskxceiver: not built (make xskxceiver)"; exit 1; }
+setup || exit 1
+"$XSKX" -l | sed -n -E 's/^[0-9]+: //p' > "$LOGS/tests.txt"
+mapfile -t NAMES < "$LOGS/tests.txt"
+[ ${#NAMES[@]} -gt 0 ] || { echo "xskxceiver: -l lists no tests"; exit 1; }
+kcheck_mark
+for m in "${modes[@]}"; do
+	run_mode "$m"
+done
+for m in "${modes[@]}"; do
+	verdicts "$m"
+done
+for m in "${modes[@]}"; do
+	echo "TABLE $m: $(grep -c ' ok ' "$LOGS/$m.results") ok," \
+		"$(grep -c ' fail ' "$LOGS/$m.results") not ok," \
+		"$(grep -c ' skip ' "$LOGS/$m.results") skipped"
+done
+kcheck_splats xskxceiver
+[ "${SPLATS:-0}" -eq 0 ] || fail "dmesg: $SPLATS kernel splats"
+[ -z "$REPORT_ONLY" ] || echo "xskxceiver: reported, not gated:$REPORT_ONLY ($NOTED NOTE lines)"
+echo "xskxceiver: $PASS passed, $FAIL failed, $SKIP skipped, $FLAKY flaky"
+[ $FAIL -eq 0 ]
