@@ -25,7 +25,8 @@
 # Then, per mode, the verdict of each test against
 # tools/xskxceiver/expected-failures (the reviewed list of explained
 # failures): a "not ok" that is not listed fails, and so does a failure in
-# zc or zc-bp that drv does not have too, listed or not. A failure that
+# zc or zc-bp that drv does not have too, listed or not, unless its entry
+# is a timing one (reason "timing ..."), which is reported. A failure that
 # is not listed gets one more run, of that test alone: if it passes
 # there, it is reported as FLAKY (TCG's timing: the suite's receive loop
 # has 3 s, THREAD_TMOUT) and does not fail the job; if it fails again, it
@@ -221,6 +222,8 @@ verdicts() {
 			case $m in zc | zc-bp)
 				if grep -q -E "^[0-9]+ $name fail" "$LOGS/drv.results" 2>/dev/null; then
 					:
+				elif [ "${reason#timing}" != "$reason" ]; then
+					info "$m $name: fails in $m but not in drv; listed as timing, not gated (an open question: see the list)"
 				elif [ -n "$reason" ] && rerun_passes "$m" "$i"; then
 					flaky "$m $name: failed in the suite's run, not in drv's, passed on its own"
 				else
