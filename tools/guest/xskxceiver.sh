@@ -18,8 +18,8 @@
 # suite's frames carry made-up MAC addresses, which veth, the suite's
 # usual pair, never filters); and the suite runs under
 # build/xskxceiver/carrier-wait.so (tools/xskxceiver/carrier-wait.c),
-# which waits for the carrier after each XDP attach or MTU change that
-# reset igb's link; the waits are counted in the log ("harness:").
+# which waits for the carrier after each XDP attach, MTU or ring change
+# that reset igb's link; the waits are counted in the log ("harness:").
 #
 # One suite run per mode, its TAP output in results/xskxceiver/MODE.tap.
 # Then, per mode, the verdict of each test against
@@ -93,10 +93,11 @@ setup() {
 	return 0
 }
 
-# busy_poll 0|1: the per-netdev NAPI settings of test_xsk.sh's busy-poll run.
+# busy_poll MODE: the per-netdev NAPI settings of test_xsk.sh's busy-poll
+# run for zc-bp, the defaults for any other MODE ("off").
 busy_poll() {
 	local d v=0 t=0
-	[ "$1" = 1 ] && v=2 t=200000
+	[ "$1" = zc-bp ] && v=2 t=200000
 	for d in $NICA $NICB; do
 		echo $v > /sys/class/net/$d/napi_defer_hard_irqs
 		echo $t > /sys/class/net/$d/gro_flush_timeout
@@ -149,7 +150,7 @@ run_mode() {
 	local m=$1 t0 n i last
 	t0=$(date +%s)
 	nic_counters > "$LOGS/$m.counters0"
-	busy_poll $([ "$m" = zc-bp ] && echo 1 || echo 0)
+	busy_poll "$m"
 	ip link set $NICA mtu 1500
 	ip link set $NICB mtu 1500
 	suite "$m" "$LOGS/$m"
@@ -183,16 +184,16 @@ run_mode() {
 		sort | uniq -c | sed "s/^/INFO $m: suite: /"
 	grep '^carrier-wait' "$LOGS/$m.err" | sed -E 's/after [0-9]+ ms/after ... ms/' |
 		sort | uniq -c | sed "s/^/INFO $m: harness: /"
-	busy_poll 0
+	busy_poll off
 }
 
 # rerun_passes MODE INDEX: run the test once more, on its own (not for
 # a mode that is only reported: that would take time and change nothing).
 rerun_passes() {
 	case " $REPORT_ONLY " in *" $1 "*) return 1 ;; esac
-	busy_poll $([ "$1" = zc-bp ] && echo 1 || echo 0)
+	busy_poll "$1"
 	suite "$1" "$LOGS/$1-rerun-$2" -t "$2"
-	busy_poll 0
+	busy_poll off
 	grep -q '^ok 1 PASS' "$LOGS/$1-rerun-$2.tap"
 }
 
@@ -206,11 +207,11 @@ expected() {	# expected MODE TEST: the list's reason, or nothing
 verdicts() {
 	local m=$1 i name v detail reason
 	while read -r i name v detail; do
+		reason=$(expected "$m" "$name")
 		case $v in
 		ok) pass "$m $name" ;;
 		skip) skip "$m $name: $detail" ;;
 		fail)
-			reason=$(expected "$m" "$name")
 			if [ -n "$reason" ]; then
 				info "$m $name: expected failure: $reason"
 			elif rerun_passes "$m" "$i"; then
@@ -231,7 +232,7 @@ verdicts() {
 				fi
 			esac ;;
 		esac
-		if [ $v != fail ] && [ -n "$(expected "$m" "$name")" ]; then
+		if [ $v != fail ] && [ -n "$reason" ]; then
 			info "$m $name: on the expected-failure list but did not fail"
 		fi
 	done < "$LOGS/$m.results"
