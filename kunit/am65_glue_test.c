@@ -12,6 +12,7 @@
 /* first: it defines its pr_fmt before any header does */
 #include "k3-cppi-desc-pool.c"
 
+#include <kunit/device.h>
 #include <kunit/test.h>
 #include "fixture.h"
 
@@ -218,6 +219,9 @@ static int am65_test_init(struct kunit *test)
 
 	t->tx_chn = &t->common.tx_chns[0];
 	t->tx_chn->common = &t->common;
+	/* one DMA device for both channels, as UDMA has */
+	t->common.rx_chns.dma_dev = t->nic->dma_dev;
+	t->tx_chn->dma_dev = t->nic->dma_dev;
 	t->tx_chn->tx_chn = &t->chn;
 	spin_lock_init(&t->tx_chn->lock);
 	t->tx_chn->desc_pool = k3_cppi_desc_pool_create_name(t->nic->dma_dev,
@@ -431,6 +435,42 @@ static void am65_prepare_refuses_more_than_one_rx_flow(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, t->tx_chn->ztx.reserve, 0);
 }
 
+/* A DMA device of its own for the TX channel, as PKTDMA gives each
+ * channel, able to reach @bits bits of address.
+ */
+static struct device *am65_test_tx_dma_dev(struct kunit *test, u32 bits)
+{
+	struct device *dev = kunit_device_register(test, "am65-test-tchan");
+
+	KUNIT_ASSERT_FALSE(test, IS_ERR(dev));
+	dev->dma_mask = &dev->coherent_dma_mask;
+	KUNIT_ASSERT_EQ(test, dma_set_mask_and_coherent(dev, DMA_BIT_MASK(bits)),
+			0);
+	return dev;
+}
+
+/* The pool is mapped for the RX channel's DMA device, and the TX channel
+ * sends from the same addresses: a TX device of its own that cannot
+ * reach all of them (here, 32 bits of the RX device's 64) is refused.
+ */
+static void am65_prepare_refuses_a_tx_dma_device_that_maps_differently(struct kunit *test)
+{
+	struct am65_test *t = test->priv;
+
+	t->tx_chn->dma_dev = am65_test_tx_dma_dev(test, 32);
+	KUNIT_EXPECT_EQ(test, am65_cpsw_xsk_prepare(t->ndev, 0, t->x->pool),
+			-EOPNOTSUPP);
+}
+
+/* A TX device of its own that maps as the RX one does is taken. */
+static void am65_prepare_takes_a_tx_dma_device_that_maps_alike(struct kunit *test)
+{
+	struct am65_test *t = test->priv;
+
+	t->tx_chn->dma_dev = am65_test_tx_dma_dev(test, 64);
+	KUNIT_EXPECT_EQ(test, am65_cpsw_xsk_prepare(t->ndev, 0, t->x->pool), 0);
+}
+
 /* Starting the flow posts every fill ring buffer on a descriptor of the
  * flow's pool: the whole frame, at the buffer's DMA address, and the
  * buffer in the descriptor's swdata.
@@ -501,6 +541,8 @@ static struct kunit_case am65_glue_cases[] = {
 	KUNIT_CASE(am65_prepare_refuses_frames_smaller_than_the_ports_take),
 	KUNIT_CASE(am65_prepare_refuses_more_than_one_rx_flow),
 	KUNIT_CASE(am65_prepare_refuses_while_another_port_is_up),
+	KUNIT_CASE(am65_prepare_refuses_a_tx_dma_device_that_maps_differently),
+	KUNIT_CASE(am65_prepare_takes_a_tx_dma_device_that_maps_alike),
 	KUNIT_CASE(am65_rx_frame_of_another_port_is_dropped),
 	{}
 };

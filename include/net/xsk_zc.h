@@ -45,6 +45,7 @@ int xsk_zc_dev_init(struct xsk_zc_dev *zc, struct net_device *netdev,
 		    struct device *dma_dev, const struct xsk_zc_ops *ops,
 		    u32 max_queues);
 void xsk_zc_dev_destroy(struct xsk_zc_dev *zc);
+bool xsk_zc_dma_dev_maps_alike(struct device *map_dev, struct device *dev);
 void xsk_zc_rx_ring_init(struct xsk_zc_rx_ring *rx, struct net_device *dev,
 			 u32 qid, u32 count, struct xdp_rxq_info *xdp_rxq);
 void xsk_zc_tx_ring_init(struct xsk_zc_tx_ring *tx, struct net_device *dev,

@@ -7,9 +7,12 @@
  * only infallible steps run.
  */
 
+#include <linux/dma-map-ops.h>
+#include <linux/iommu.h>
 #include <linux/module.h>
 #include <linux/pm_runtime.h>
 #include <linux/slab.h>
+#include <linux/swiotlb.h>
 #include <net/xsk_zc.h>
 
 /* The per-buffer sync helpers do the syncs the pool needs. */
@@ -52,6 +55,37 @@ int xsk_zc_dev_init(struct xsk_zc_dev *zc, struct net_device *netdev,
 	return 0;
 }
 EXPORT_SYMBOL_GPL(xsk_zc_dev_init);
+
+/**
+ * xsk_zc_dma_dev_maps_alike - whether a second device can DMA from the
+ *	addresses of the pool's mapping
+ * @map_dev: the device the pool is mapped for (xsk_zc_dev_init()'s)
+ * @dev: another device that DMAs from the UMEM, a TX channel's say
+ *
+ * The core keeps one DMA mapping of a UMEM, for one device, and the TX
+ * descriptors get its addresses. A driver whose TX DMA goes through a
+ * device of its own may use them only when that device translates as
+ * @map_dev does: the same device, or both direct-mapped (no IOMMU, no
+ * DMA ops, no forced bouncing) with the same bus offsets, limit and
+ * coherence, and a DMA mask of @dev that covers @map_dev's. Call it from
+ * ``ops->prepare`` and refuse the pool when it is false.
+ *
+ * Return: true if @dev may DMA from the addresses mapped for @map_dev.
+ */
+bool xsk_zc_dma_dev_maps_alike(struct device *map_dev, struct device *dev)
+{
+	if (dev == map_dev)
+		return true;
+	return !get_dma_ops(map_dev) && !get_dma_ops(dev) &&
+	       !device_iommu_mapped(map_dev) && !device_iommu_mapped(dev) &&
+	       !is_swiotlb_force_bounce(map_dev) &&
+	       !is_swiotlb_force_bounce(dev) &&
+	       map_dev->dma_range_map == dev->dma_range_map &&
+	       map_dev->bus_dma_limit == dev->bus_dma_limit &&
+	       dev_is_dma_coherent(map_dev) == dev_is_dma_coherent(dev) &&
+	       dma_get_mask(dev) >= dma_get_mask(map_dev);
+}
+EXPORT_SYMBOL_GPL(xsk_zc_dma_dev_maps_alike);
 
 /**
  * xsk_zc_dev_destroy - free the xsk_zc state of a netdev

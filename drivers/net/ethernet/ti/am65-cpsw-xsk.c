@@ -235,6 +235,15 @@ static int am65_cpsw_xsk_prepare(struct net_device *ndev, u32 qid,
 			return -EBUSY;
 		}
 	}
+	/* The pool is mapped for the RX channel's DMA device, and TX sends
+	 * from the same addresses: PKTDMA gives the TX channel a device of
+	 * its own, which must translate them alike.
+	 */
+	if (!xsk_zc_dma_dev_maps_alike(common->rx_chns.dma_dev,
+				       common->tx_chns[qid].dma_dev)) {
+		netdev_dbg(ndev, "the TX channel's DMA device maps the UMEM differently\n");
+		return -EOPNOTSUPP;
+	}
 	/* The ports take frames of AM65_CPSW_MAX_PACKET_SIZE at any MTU */
 	if (xsk_pool_get_rx_frame_size(pool) < AM65_CPSW_MAX_PACKET_SIZE) {
 		netdev_dbg(ndev, "XSK frame smaller than %d bytes\n",
