@@ -244,9 +244,11 @@ bench: guest xsk-bench guest-deps
 	@$(GUEST_RUN) bench $(BENCH_TIMEOUT) $(BENCH_REPS),$(BENCH_SECS)
 	@$(REPO)/tools/bench-report.sh
 
-# All run even if one fails; the result fails if any does.
+# All run even if one fails; the result fails if any does. A guest job
+# that passed before with the same inputs is not booted again
+# (tools/guest/run.sh, XSKZC_REUSE; XSKZC_REUSE=0 runs every one).
 check: stage
-	@rc=0; \
+	@rc=0; export XSKZC_REUSE=$${XSKZC_REUSE:-1}; \
 	$(MAKE) --no-print-directory kunit || rc=1; \
 	$(MAKE) --no-print-directory lint || rc=1; \
 	$(MAKE) --no-print-directory series-check || rc=1; \

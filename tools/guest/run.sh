@@ -57,6 +57,40 @@ kvm) accel=(-accel kvm -cpu host) ;;
 *) accel=(-accel tcg,thread=multi -cpu max) ;;
 esac
 
+# XSKZC_REUSE=1 ("make check" sets it): a job that passed before with
+# the same inputs is not booted again; its results of that pass are put
+# back in build/guest-run/JOB and its output is printed again, under a
+# line that says so. The inputs: the job, its time limit and ARGS, the
+# guest's memory and accelerator, the kernel image, QEMU's version, every
+# file of tools/guest, tools/xskxceiver and tools/xsk-bench, the test
+# tools built from them (build/xsk-bench, build/xskxceiver), and dpkg's
+# status file (the guest runs the host's installed programs). Only a
+# pass is kept, in build/guest-cache/JOB.
+CACHE=$REPO/build/guest-cache/$JOB
+inputs_key() {
+	{
+		echo "$JOB $TIMEOUT $ARGS $MEM $ACCEL ${XSKZC_TRACE:-}"
+		$QEMU --version | head -n 1
+		sha256sum "$KERNEL" /var/lib/dpkg/status | cut -d ' ' -f 1
+		(cd "$REPO" && find tools/guest tools/xskxceiver tools/xsk-bench \
+			build/xsk-bench build/xskxceiver -type f 2>/dev/null |
+			LC_ALL=C sort | xargs -r sha256sum)
+	} | sha256sum | cut -d ' ' -f 1
+}
+key=
+if [ "${XSKZC_REUSE:-0}" = 1 ]; then
+	key=$(inputs_key)
+	if [ -f "$CACHE/key" ] && [ "$(cat "$CACHE/key")" = "$key" ] &&
+	   [ -f "$CACHE/res/rc" ] && [ "$(cat "$CACHE/res/rc")" = 0 ]; then
+		rm -rf "$RES"
+		cp -a "$CACHE/res" "$RES"
+		echo "guest: $JOB passed on $(date -r "$CACHE/key" '+%F %T') with the same inputs; not run again (XSKZC_REUSE=0 runs it). Its output then:"
+		cat "$RES/output.log"
+		echo "guest: $JOB: reused the pass of $(date -r "$CACHE/key" '+%F %T') (rc 0)"
+		exit 0
+	fi
+fi
+
 rm -rf "$RES"
 mkdir -p "$RES/hostreq"
 # A unix socket path has at most 107 bytes.
@@ -93,6 +127,16 @@ qemu_args=(
 	-netdev hubport,id=p1,hubid=0
 	-device igb,netdev=p1,bus=pcie.0,addr=0x8,mac=52:54:00:12:34:0b
 )
+
+# XSKZC_TRACE: QEMU trace events to log, patterns separated by commas
+# ("e1000x_rx_*,e1000e_rx_not_written_to_guest"), into
+# build/guest-run/JOB/qemu-trace.log.
+if [ -n "${XSKZC_TRACE:-}" ]; then
+	for t in ${XSKZC_TRACE//,/ }; do
+		qemu_args+=(-trace "enable=$t")
+	done
+	qemu_args+=(-D "$RES/qemu-trace.log")
+fi
 
 start=$(date +%s)
 echo "guest: booting ($ACCEL, 2 CPUs) for $JOB, at most $TIMEOUT s; console: build/guest-run/$JOB/console.log"
@@ -188,4 +232,10 @@ fi
 rc=$(cat "$RES/rc")
 echo "guest: $JOB finished in $elapsed s (rc $rc)"
 [ -z "$crash" ] || exit 1
+if [ -n "$key" ] && [ "$rc" = 0 ]; then
+	rm -rf "$CACHE"
+	mkdir -p "$CACHE"
+	rm -f "$RES/qmp.sock"
+	cp -a "$RES" "$CACHE/res" && echo "$key" > "$CACHE/key"
+fi
 exit "$rc"
