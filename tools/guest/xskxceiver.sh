@@ -281,6 +281,13 @@ wire_loss() {
 	[ "$WIRE_LOST" -ge "$need" ] && [ "$DRV_DROPS" -eq 0 ]
 }
 
+expected() {	# expected MODE TEST: the list's reason, or nothing
+	[ -f "$EXPECTED" ] || return 0
+	awk -v m="$1" -v t="$2" '$2 == t && index("," $1 ",", "," m ",") {
+		$1 = $2 = ""; sub(/^ +/, ""); print }' \
+		"$EXPECTED"
+}
+
 verdicts() {
 	local m=$1 i name v detail reason
 	while read -r i name v detail; do
