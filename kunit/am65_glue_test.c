@@ -14,6 +14,8 @@
 
 #include <kunit/device.h>
 #include <kunit/test.h>
+#include <net/page_pool/helpers.h>
+#include "cpsw_ale.h"
 #include "fixture.h"
 
 #include "am65-cpsw-xsk.c"
@@ -23,6 +25,9 @@
 #define AM65_TEST_PORTS		2
 #define AM65_TEST_HDESC_SIZE	cppi5_hdesc_calc_size(true, \
 				AM65_CPSW_NAV_PS_DATA_SIZE, 16)
+#define AM65_TEST_LOG		256
+/* Page mode's pages posted before a pool change */
+#define AM65_TEST_PAGES		8
 
 /* A TX channel: the descriptors pushed, in order, until the test pops
  * them as the hardware would complete them.
@@ -51,7 +56,26 @@ struct k3_udma_glue_rx_channel {
 	u32 nr_done;
 	u32 popped;
 	struct k3_cppi_desc_pool *pool;
+	char *log;			/* the queue change's steps */
 };
+
+/* Appends @step to a log of what a queue change did, in order */
+static void am65_test_log(char *log, const char *step)
+{
+	if (log)
+		strlcat(log, step, AM65_TEST_LOG);
+}
+
+/* Whether the @i-th descriptor pushed is still on the RX ring */
+static bool am65_test_rx_posted(struct k3_udma_glue_rx_channel *rx_chn, u32 i)
+{
+	u32 k;
+
+	for (k = 0; k < rx_chn->popped; k++)
+		if (rx_chn->done[k] == i)
+			return false;
+	return true;
+}
 
 int k3_udma_glue_push_tx_chn(struct k3_udma_glue_tx_channel *tx_chn,
 			     struct cppi5_host_desc_t *desc_tx,
@@ -102,6 +126,59 @@ void k3_udma_glue_rx_dma_to_cppi5_addr(struct k3_udma_glue_rx_channel *rx_chn,
 {
 }
 
+void k3_udma_glue_rx_cppi5_to_dma_addr(struct k3_udma_glue_rx_channel *rx_chn,
+				       dma_addr_t *addr)
+{
+}
+
+void k3_udma_glue_tdown_rx_chn(struct k3_udma_glue_rx_channel *rx_chn,
+			       bool sync)
+{
+	am65_test_log(rx_chn->log, "rx-tdown ");
+}
+
+/* The ring forgets every descriptor, giving back those still posted */
+void k3_udma_glue_reset_rx_chn(struct k3_udma_glue_rx_channel *rx_chn,
+			       u32 flow_num, void *data,
+			       void (*cleanup)(void *data, dma_addr_t desc_dma))
+{
+	u32 i;
+
+	for (i = 0; i < rx_chn->pushed; i++)
+		if (am65_test_rx_posted(rx_chn, i))
+			cleanup(data, k3_cppi_desc_pool_virt2dma(rx_chn->pool,
+								 rx_chn->ring[i]));
+	rx_chn->pushed = 0;
+	rx_chn->nr_done = 0;
+	rx_chn->popped = 0;
+}
+
+void k3_udma_glue_disable_rx_chn(struct k3_udma_glue_rx_channel *rx_chn)
+{
+	am65_test_log(rx_chn->log, "rx-disable ");
+}
+
+int k3_udma_glue_enable_rx_chn(struct k3_udma_glue_rx_channel *rx_chn)
+{
+	am65_test_log(rx_chn->log, "rx-enable ");
+	return 0;
+}
+
+/* cpsw_ale.c: only the host port's state matters here, in the log of
+ * the test that runs (NULL: none)
+ */
+static char *am65_test_ale_log;
+
+int cpsw_ale_control_set(struct cpsw_ale *ale, int port, int control,
+			 int value)
+{
+	if (port == HOST_PORT_NUM && control == ALE_PORT_STATE)
+		am65_test_log(am65_test_ale_log,
+			      value == ALE_PORT_STATE_FORWARD ?
+			      "host-port-on" : "host-port-off ");
+	return 0;
+}
+
 /* am65-cpsw-nuss.c: the buffer type goes with the descriptor. */
 void am65_cpsw_nuss_set_buf_type(struct am65_cpsw_tx_chn *tx_chn,
 				 struct cppi5_host_desc_t *desc,
@@ -115,12 +192,29 @@ void am65_cpsw_nuss_rx_csum(struct sk_buff *skb, u32 csum_info)
 {
 }
 
-void am65_cpsw_nuss_queue_stop(struct net_device *ndev, u32 qid)
+/* am65-cpsw-nuss.c's half of a queue change: the stack's TX queues and
+ * the TX channel. The log says whether the RX NAPI was off (disabled:
+ * NAPI_STATE_NPSVC set) when the channel went down.
+ */
+void am65_cpsw_nuss_txqs_run(struct am65_cpsw_common *common, u32 qid,
+			     bool run)
 {
+	am65_test_log(common->rx_chns.rx_chn->log,
+		      run ? "txqs-run " : "txqs-stop ");
 }
 
-void am65_cpsw_nuss_queue_start(struct net_device *ndev, u32 qid)
+void am65_cpsw_nuss_tx_chn_stop(struct am65_cpsw_common *common, u32 qid)
 {
+	bool napi_off = test_bit(NAPI_STATE_NPSVC,
+				 &common->rx_chns.flows[0].napi_rx.state);
+
+	am65_test_log(common->rx_chns.rx_chn->log,
+		      napi_off ? "tx-stop(rx-napi-off) | " : "tx-stop | ");
+}
+
+void am65_cpsw_nuss_tx_chn_start(struct am65_cpsw_common *common, u32 qid)
+{
+	am65_test_log(common->rx_chns.rx_chn->log, "tx-start ");
 }
 
 /* One CPSW with two ports, port 1 owning queue 0 in zero-copy. */
@@ -134,6 +228,8 @@ struct am65_test {
 	struct k3_udma_glue_tx_channel chn;
 	struct am65_cpsw_rx_flow *flow;
 	struct k3_udma_glue_rx_channel rxc;
+	struct page *pages[AM65_TEST_PAGES];	/* page mode's, posted */
+	char log[AM65_TEST_LOG];
 };
 
 static void am65_test_free_netdev(void *ndev)
@@ -167,22 +263,35 @@ static void am65_test_destroy_rx_pool(void *data)
 	/* the buffers of the descriptors still posted, then those */
 	for (i = 0; i < rxc->pushed; i++) {
 		struct am65_cpsw_swdata *swdata;
-		bool popped = false;
-		u32 k;
+		dma_addr_t dma;
+		u32 len;
 
-		for (k = 0; k < rxc->popped; k++)
-			popped |= rxc->done[k] == i;
-		if (popped)
+		if (!am65_test_rx_posted(rxc, i))
 			continue;
 		swdata = cppi5_hdesc_get_swdata(rxc->ring[i]);
-		xsk_buff_free(swdata->xdp);
+		if (t->flow->zrx.pool) {
+			xsk_buff_free(swdata->xdp);
+		} else {
+			cppi5_hdesc_get_obuf(rxc->ring[i], &dma, &len);
+			dma_unmap_single(t->nic->dma_dev, dma, len,
+					 DMA_FROM_DEVICE);
+			page_pool_put_full_page(t->flow->page_pool,
+						swdata->page, false);
+		}
 		k3_cppi_desc_pool_free(pool, rxc->ring[i]);
+	}
+	if (t->flow->kept) {
+		am65_cpsw_xsk_rx_free_kept(t->flow);
+		kfree(t->flow->kept);
 	}
 	t->flow->zrx.pool = NULL;
 	k3_cppi_desc_pool_destroy(pool);
+	if (t->flow->page_pool)
+		page_pool_destroy(t->flow->page_pool);
 }
 
-static int am65_test_init(struct kunit *test)
+/* The CPSW with its channels and pools, no mode set up yet */
+static int am65_test_init_base(struct kunit *test)
 {
 	struct fake_xsk_cfg cfg = { .qid = 0 };
 	struct am65_cpsw_ndev_priv *priv;
@@ -242,6 +351,19 @@ static int am65_test_init(struct kunit *test)
 	t->rxc.pool = t->common.rx_chns.desc_pool;
 	err = kunit_add_action_or_reset(test, am65_test_destroy_rx_pool, t);
 	KUNIT_ASSERT_EQ(test, err, 0);
+	return 0;
+}
+
+/* Port 1 owning queue 0 in zero-copy, set up as attached */
+static int am65_test_init(struct kunit *test)
+{
+	struct am65_test *t;
+	int err;
+
+	err = am65_test_init_base(test);
+	if (err)
+		return err;
+	t = test->priv;
 
 	/* the driver's own setup of the rings, then the pool as attached */
 	KUNIT_ASSERT_EQ(test, am65_cpsw_xsk_prepare(t->ndev, 0, t->x->pool), 0);
@@ -553,4 +675,217 @@ static struct kunit_suite am65_glue_suite = {
 	.test_cases = am65_glue_cases,
 };
 
-kunit_test_suite(am65_glue_suite);
+static int am65_test_napi_poll(struct napi_struct *napi, int budget)
+{
+	napi_complete_done(napi, 0);
+	return 0;
+}
+
+static void am65_test_napi_del(void *data)
+{
+	struct am65_test *t = data;
+
+	napi_disable(&t->flow->napi_rx);
+	napi_disable(&t->tx_chn->napi_tx);
+	netif_napi_del(&t->flow->napi_rx);
+	netif_napi_del(&t->tx_chn->napi_tx);
+	am65_test_ale_log = NULL;
+}
+
+static void am65_test_zc_destroy(void *data)
+{
+	struct am65_test *t = data;
+	struct xsk_zc_dev *zc = &am65_ndev_to_priv(t->ndev)->zc;
+
+	rtnl_lock();
+	if (xsk_zc_rx_pool(&t->flow->zrx))
+		xsk_zc_pool_setup(zc, NULL, 0);
+	rtnl_unlock();
+	xsk_zc_dev_destroy(zc);
+}
+
+/* What am65-cpsw-nuss.c's open does in page mode, which this suite does
+ * not build: a page pool, and AM65_TEST_PAGES of its pages posted,
+ * mapped after a headroom.
+ */
+static void am65_test_open_page_mode(struct kunit *test, struct am65_test *t)
+{
+	struct k3_cppi_desc_pool *pool = t->common.rx_chns.desc_pool;
+	struct page_pool_params pp = {
+		.pool_size = AM65_TEST_DESCS,
+		.nid = NUMA_NO_NODE,
+		.dma_dir = DMA_FROM_DEVICE,
+	};
+	struct am65_cpsw_swdata *swdata;
+	struct cppi5_host_desc_t *desc;
+	dma_addr_t dma;
+	u32 i;
+
+	t->flow->page_pool = page_pool_create(&pp);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(t->flow->page_pool));
+	t->flow->kept = kcalloc(AM65_CPSW_MAX_RX_DESC, sizeof(*t->flow->kept),
+				GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, t->flow->kept);
+	for (i = 0; i < AM65_TEST_PAGES; i++) {
+		t->pages[i] = page_pool_dev_alloc_pages(t->flow->page_pool);
+		KUNIT_ASSERT_NOT_NULL(test, t->pages[i]);
+		dma = dma_map_single(t->nic->dma_dev,
+				     page_address(t->pages[i]) + XDP_PACKET_HEADROOM,
+				     AM65_CPSW_MAX_PACKET_SIZE, DMA_FROM_DEVICE);
+		KUNIT_ASSERT_FALSE(test, dma_mapping_error(t->nic->dma_dev, dma));
+		desc = k3_cppi_desc_pool_alloc(pool);
+		KUNIT_ASSERT_NOT_NULL(test, desc);
+		cppi5_hdesc_init(desc, CPPI5_INFO0_HDESC_EPIB_PRESENT,
+				 AM65_CPSW_NAV_PS_DATA_SIZE);
+		cppi5_hdesc_attach_buf(desc, dma, AM65_CPSW_MAX_PACKET_SIZE,
+				       dma, AM65_CPSW_MAX_PACKET_SIZE);
+		swdata = cppi5_hdesc_get_swdata(desc);
+		swdata->page = t->pages[i];
+		swdata->flow_id = 0;
+		dma = k3_cppi_desc_pool_virt2dma(pool, desc);
+		KUNIT_ASSERT_EQ(test,
+				k3_udma_glue_push_rx_chn(&t->rxc, 0, desc, dma), 0);
+	}
+}
+
+/* Port 1 up in page mode, queue 0's NAPIs running, the library's state
+ * set up by the driver's own init; four buffers on the fill ring.
+ */
+static int am65_queue_test_init(struct kunit *test)
+{
+	struct am65_test *t;
+	int err;
+
+	err = am65_test_init_base(test);
+	if (err)
+		return err;
+	t = test->priv;
+
+	t->rxc.log = t->log;
+	am65_test_ale_log = t->log;
+	/* present, as register_netdev() leaves it: the library asks */
+	set_bit(__LINK_STATE_PRESENT, &t->ndev->state);
+	init_completion(&t->common.tdown_complete);
+	hrtimer_init(&t->flow->rx_hrtimer, CLOCK_MONOTONIC, HRTIMER_MODE_REL);
+	hrtimer_init(&t->tx_chn->tx_hrtimer, CLOCK_MONOTONIC, HRTIMER_MODE_REL);
+	am65_test_open_page_mode(test, t);
+
+	netif_napi_add(t->ndev, &t->flow->napi_rx, am65_test_napi_poll);
+	netif_napi_add(t->ndev, &t->tx_chn->napi_tx, am65_test_napi_poll);
+	napi_enable(&t->flow->napi_rx);
+	napi_enable(&t->tx_chn->napi_tx);
+	err = kunit_add_action_or_reset(test, am65_test_napi_del, t);
+	KUNIT_ASSERT_EQ(test, err, 0);
+
+	KUNIT_ASSERT_EQ(test, am65_cpsw_xsk_init(&t->ports[0]), 0);
+	err = kunit_add_action_or_reset(test, am65_test_zc_destroy, t);
+	KUNIT_ASSERT_EQ(test, err, 0);
+
+	KUNIT_ASSERT_EQ(test, fake_fq_put(t->x, 4), 4);
+	return 0;
+}
+
+/* The library's pool change, as ndo_bpf(XDP_SETUP_XSK_POOL) runs it */
+static int am65_test_pool_setup(struct am65_test *t, struct xsk_buff_pool *pool)
+{
+	int err;
+
+	rtnl_lock();
+	err = xsk_zc_pool_setup(&am65_ndev_to_priv(t->ndev)->zc, pool, 0);
+	rtnl_unlock();
+	return err;
+}
+
+/* How many descriptors on the RX ring carry one of page mode's pages */
+static u32 am65_test_pages_posted(struct am65_test *t)
+{
+	u32 i, k, n = 0;
+
+	for (i = 0; i < t->rxc.pushed; i++) {
+		struct am65_cpsw_swdata *swdata =
+			cppi5_hdesc_get_swdata(t->rxc.ring[i]);
+
+		for (k = 0; k < AM65_TEST_PAGES; k++)
+			n += swdata->page == t->pages[k];
+	}
+	return n;
+}
+
+/* Attaching takes page mode's pages off the ring, and posts the fill
+ * ring's buffers in their place.
+ */
+static void am65_zero_copy_takes_the_pages_off_the_ring(struct kunit *test)
+{
+	struct am65_test *t = test->priv;
+
+	KUNIT_ASSERT_EQ(test, am65_test_pool_setup(t, t->x->pool), 0);
+	KUNIT_EXPECT_EQ(test, am65_test_pages_posted(t), 0);
+	KUNIT_EXPECT_EQ(test, t->rxc.pushed, 4);
+	KUNIT_EXPECT_EQ(test, k3_cppi_desc_pool_avail(t->rxc.pool),
+			AM65_TEST_DESCS - 4);
+	KUNIT_EXPECT_EQ(test, fake_fq_taken(t->x), 4);
+}
+
+/* Leaving zero-copy posts the very pages page mode had before, so it
+ * needs no memory: it cannot fail, and must not, with the queue stopped.
+ */
+static void am65_leaving_zero_copy_reposts_the_same_pages(struct kunit *test)
+{
+	struct am65_test *t = test->priv;
+
+	KUNIT_ASSERT_EQ(test, am65_test_pool_setup(t, t->x->pool), 0);
+	KUNIT_ASSERT_EQ(test, fake_fq_taken(t->x), 4);	/* zero-copy ran */
+	KUNIT_ASSERT_EQ(test, am65_test_pool_setup(t, NULL), 0);
+	KUNIT_EXPECT_EQ(test, t->rxc.pushed, AM65_TEST_PAGES);
+	KUNIT_EXPECT_EQ(test, am65_test_pages_posted(t), AM65_TEST_PAGES);
+	KUNIT_EXPECT_EQ(test, k3_cppi_desc_pool_avail(t->rxc.pool),
+			AM65_TEST_DESCS - AM65_TEST_PAGES);
+}
+
+/* The stop turns the host port off and stops every sender, the stack's
+ * queues and XDP, then the RX flow, whose NAPI sends XDP_TX frames, and
+ * only then the TX channel.
+ */
+static void am65_pool_change_stops_rx_and_xdp_before_the_tx_channel(struct kunit *test)
+{
+	struct am65_test *t = test->priv;
+	char *start;
+
+	KUNIT_ASSERT_EQ(test, am65_test_pool_setup(t, t->x->pool), 0);
+	start = strstr(t->log, "| ");
+	KUNIT_ASSERT_NOT_NULL_MSG(test, start, "log: %s", t->log);
+	start[2] = '\0';
+	KUNIT_EXPECT_STREQ(test, t->log,
+			   "host-port-off txqs-stop rx-tdown rx-disable tx-stop(rx-napi-off) | ");
+}
+
+/* The restart undoes the stop in reverse: the host port comes on last,
+ * once the channels and the senders run again.
+ */
+static void am65_pool_change_turns_the_host_port_on_last(struct kunit *test)
+{
+	struct am65_test *t = test->priv;
+	char *start;
+
+	KUNIT_ASSERT_EQ(test, am65_test_pool_setup(t, t->x->pool), 0);
+	start = strstr(t->log, "| ");
+	KUNIT_ASSERT_NOT_NULL_MSG(test, start, "log: %s", t->log);
+	KUNIT_EXPECT_STREQ(test, start + 2,
+			   "tx-start rx-enable txqs-run host-port-on");
+}
+
+static struct kunit_case am65_queue_cases[] = {
+	KUNIT_CASE(am65_zero_copy_takes_the_pages_off_the_ring),
+	KUNIT_CASE(am65_leaving_zero_copy_reposts_the_same_pages),
+	KUNIT_CASE(am65_pool_change_stops_rx_and_xdp_before_the_tx_channel),
+	KUNIT_CASE(am65_pool_change_turns_the_host_port_on_last),
+	{}
+};
+
+static struct kunit_suite am65_queue_suite = {
+	.name = "xsk_zc_am65_cpsw_queue_change",
+	.init = am65_queue_test_init,
+	.test_cases = am65_queue_cases,
+};
+
+kunit_test_suites(&am65_glue_suite, &am65_queue_suite);

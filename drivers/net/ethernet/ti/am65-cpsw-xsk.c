@@ -9,16 +9,23 @@
  * receive and skip their XDP programs. An RX descriptor's swdata holds
  * its buffer, so the library's bufs[] stays empty and next() counts
  * zrx.pending itself. Each CPPI push is its own doorbell: no kicks.
+ *
+ * A pool change stops and restarts the flow and one TX channel without
+ * touching what the interface's open set up: both XDP RX queue infos
+ * stay registered, and page mode's pages stay with the flow, DMA-mapped,
+ * while it is zero-copy, so that leaving zero-copy allocates nothing.
  */
 
 #include <linux/kernel.h>
 #include <linux/platform_device.h>	/* k3-udma-glue.h needs both */
 #include <linux/dma/k3-udma-glue.h>
 #include <linux/dma/ti-cppi5.h>
+#include <net/page_pool/helpers.h>
 #include <net/xsk_zc.h>
 #include "am65-cpsw-nuss.h"
 #include "am65-cpsw-switchdev.h"
 #include "am65-cpts.h"
+#include "cpsw_ale.h"
 #include "k3-cppi-desc-pool.h"
 
 #define am65_zrx_flow(rx) container_of(rx, struct am65_cpsw_rx_flow, zrx)
@@ -59,32 +66,44 @@ static struct xdp_buff *am65_cpsw_xsk_rx_next(struct xsk_zc_rx_ring *rx,
 	return xdp;
 }
 
+/* Posts a buffer of @len bytes at @dma on the flow, @sw in its swdata:
+ * false without a free descriptor or room on the ring.
+ */
+static bool am65_cpsw_xsk_rx_push(struct am65_cpsw_rx_flow *flow,
+				  dma_addr_t dma, u32 len,
+				  const struct am65_cpsw_swdata *sw)
+{
+	struct am65_cpsw_rx_chn *rx_chn = &flow->common->rx_chns;
+	struct cppi5_host_desc_t *desc;
+	dma_addr_t desc_dma;
+
+	desc = k3_cppi_desc_pool_alloc(rx_chn->desc_pool);
+	if (unlikely(!desc))
+		return false;
+	desc_dma = k3_cppi_desc_pool_virt2dma(rx_chn->desc_pool, desc);
+	cppi5_hdesc_init(desc, CPPI5_INFO0_HDESC_EPIB_PRESENT,
+			 AM65_CPSW_NAV_PS_DATA_SIZE);
+	k3_udma_glue_rx_dma_to_cppi5_addr(rx_chn->rx_chn, &dma);
+	cppi5_hdesc_attach_buf(desc, dma, len, dma, len);
+	*(struct am65_cpsw_swdata *)cppi5_hdesc_get_swdata(desc) = *sw;
+	if (likely(!k3_udma_glue_push_rx_chn(rx_chn->rx_chn, flow->id, desc,
+					     desc_dma)))
+		return true;
+	k3_cppi_desc_pool_free(rx_chn->desc_pool, desc);
+	return false;
+}
+
 static void am65_cpsw_xsk_rx_fill(struct xsk_zc_rx_ring *rx, u32 idx,
 				  struct xdp_buff *xdp, dma_addr_t dma)
 {
 	struct am65_cpsw_rx_flow *flow = am65_zrx_flow(rx);
-	struct am65_cpsw_rx_chn *rx_chn = &flow->common->rx_chns;
-	u32 len = xsk_pool_get_rx_frame_size(rx->pool);
-	struct am65_cpsw_swdata *swdata;
-	struct cppi5_host_desc_t *desc;
-	dma_addr_t desc_dma;
+	struct am65_cpsw_swdata sw = { .flow_id = flow->id, .xdp = xdp };
 
 	rx->bufs[idx] = NULL;	/* the descriptor owns it */
-	desc = k3_cppi_desc_pool_alloc(rx_chn->desc_pool);
-	if (likely(desc)) {
-		desc_dma = k3_cppi_desc_pool_virt2dma(rx_chn->desc_pool, desc);
-		cppi5_hdesc_init(desc, CPPI5_INFO0_HDESC_EPIB_PRESENT,
-				 AM65_CPSW_NAV_PS_DATA_SIZE);
-		k3_udma_glue_rx_dma_to_cppi5_addr(rx_chn->rx_chn, &dma);
-		cppi5_hdesc_attach_buf(desc, dma, len, dma, len);
-		swdata = cppi5_hdesc_get_swdata(desc);
-		swdata->flow_id = flow->id;
-		swdata->xdp = xdp;
-		if (likely(!k3_udma_glue_push_rx_chn(rx_chn->rx_chn, flow->id,
-						     desc, desc_dma)))
-			return;
-		k3_cppi_desc_pool_free(rx_chn->desc_pool, desc);
-	}
+	if (likely(am65_cpsw_xsk_rx_push(flow, dma,
+					 xsk_pool_get_rx_frame_size(rx->pool),
+					 &sw)))
+		return;
 	/* back into the deficit, which the refill lowered for it */
 	xsk_buff_free(xdp);
 	rx->pending++;
@@ -200,6 +219,175 @@ void am65_cpsw_xsk_rx_start(struct am65_cpsw_rx_flow *flow)
 	xsk_zc_rx_start(&flow->zrx, &am65_cpsw_xsk_rx_hw);
 }
 
+/**
+ * am65_cpsw_xsk_rx_keep_page - keep a page of page mode for later
+ * @flow: an RX flow created in zero-copy mode
+ * @page: a page of the flow's page pool
+ *
+ * The flow's creation gives zero-copy mode the pages page mode would
+ * post, so that leaving zero-copy reposts them instead of allocating.
+ *
+ * Return: 0, or -ENOMEM when the page cannot be DMA-mapped; the page is
+ * the caller's again then.
+ */
+int am65_cpsw_xsk_rx_keep_page(struct am65_cpsw_rx_flow *flow,
+			       struct page *page)
+{
+	struct device *dma_dev = flow->common->rx_chns.dma_dev;
+	dma_addr_t dma;
+
+	if (WARN_ON_ONCE(flow->nkept == AM65_CPSW_MAX_RX_DESC))
+		return -ENOMEM;
+	dma = dma_map_single(dma_dev, page_address(page) + AM65_CPSW_HEADROOM,
+			     AM65_CPSW_MAX_PACKET_SIZE, DMA_FROM_DEVICE);
+	if (dma_mapping_error(dma_dev, dma))
+		return -ENOMEM;
+	flow->kept[flow->nkept].page = page;
+	flow->kept[flow->nkept++].dma = dma;
+	return 0;
+}
+
+/**
+ * am65_cpsw_xsk_rx_free_kept - give the kept pages back to the page pool
+ * @flow: an RX flow being freed
+ */
+void am65_cpsw_xsk_rx_free_kept(struct am65_cpsw_rx_flow *flow)
+{
+	struct device *dma_dev = flow->common->rx_chns.dma_dev;
+	struct am65_cpsw_rx_kept *kept;
+
+	while (flow->nkept) {
+		kept = &flow->kept[--flow->nkept];
+		dma_unmap_single(dma_dev, kept->dma, AM65_CPSW_MAX_PACKET_SIZE,
+				 DMA_FROM_DEVICE);
+		page_pool_put_full_page(flow->page_pool, kept->page, false);
+	}
+}
+
+/* The ring reset's callback: a zero-copy buffer goes back to its pool,
+ * a page is kept, mapped, for page mode.
+ */
+static void am65_cpsw_xsk_rx_cleanup(void *data, dma_addr_t desc_dma)
+{
+	struct am65_cpsw_rx_flow *flow = data;
+	struct am65_cpsw_rx_chn *rx_chn = &flow->common->rx_chns;
+	struct am65_cpsw_swdata *swdata;
+	struct cppi5_host_desc_t *desc;
+	dma_addr_t dma;
+	u32 len;
+
+	desc = k3_cppi_desc_pool_dma2virt(rx_chn->desc_pool, desc_dma);
+	swdata = cppi5_hdesc_get_swdata(desc);
+	if (xsk_zc_rx_pool(&flow->zrx)) {
+		xsk_buff_free(swdata->xdp);
+		goto free_desc;
+	}
+	cppi5_hdesc_get_obuf(desc, &dma, &len);
+	k3_udma_glue_rx_cppi5_to_dma_addr(rx_chn->rx_chn, &dma);
+	/* as many entries as descriptors: full only on a bug */
+	if (WARN_ON_ONCE(flow->nkept == AM65_CPSW_MAX_RX_DESC)) {
+		dma_unmap_single(rx_chn->dma_dev, dma, len, DMA_FROM_DEVICE);
+		page_pool_put_full_page(flow->page_pool, swdata->page, false);
+		goto free_desc;
+	}
+	flow->kept[flow->nkept].page = swdata->page;
+	flow->kept[flow->nkept++].dma = dma;
+free_desc:
+	k3_cppi_desc_pool_free(rx_chn->desc_pool, desc);
+}
+
+/* Stops the flow, whichever mode it is in, as the interface's stop does,
+ * but keeps its pages.
+ */
+static void am65_cpsw_xsk_rx_stop(struct am65_cpsw_rx_flow *flow)
+{
+	struct am65_cpsw_common *common = flow->common;
+	struct am65_cpsw_rx_chn *rx_chn = &common->rx_chns;
+	dma_addr_t desc_dma;
+
+	reinit_completion(&common->tdown_complete);
+	k3_udma_glue_tdown_rx_chn(rx_chn->rx_chn, true);
+	/* the NAPI pops the teardown marker and completes */
+	if (common->pdata.quirks & AM64_CPSW_QUIRK_DMA_RX_TDOWN_IRQ &&
+	    !wait_for_completion_timeout(&common->tdown_complete,
+					 msecs_to_jiffies(1000)))
+		dev_err(common->dev, "rx teardown timeout\n");
+	napi_disable(&flow->napi_rx);
+	hrtimer_cancel(&flow->rx_hrtimer);
+	/* completed but not popped: the ring reset would lose them */
+	while (!k3_udma_glue_pop_rx_chn(rx_chn->rx_chn, flow->id, &desc_dma))
+		if (!cppi5_desc_is_tdcm(desc_dma))
+			am65_cpsw_xsk_rx_cleanup(flow, desc_dma);
+	k3_udma_glue_reset_rx_chn(rx_chn->rx_chn, flow->id, flow,
+				  am65_cpsw_xsk_rx_cleanup);
+	k3_udma_glue_disable_rx_chn(rx_chn->rx_chn);
+}
+
+/* Posts the kept pages again, on a stopped flow: every descriptor is
+ * free, so it cannot run short.
+ */
+static void am65_cpsw_xsk_rx_repost(struct am65_cpsw_rx_flow *flow)
+{
+	struct am65_cpsw_swdata sw = { .flow_id = flow->id };
+	struct am65_cpsw_rx_kept *kept;
+	bool posted;
+
+	while (flow->nkept) {
+		kept = &flow->kept[flow->nkept - 1];
+		sw.page = kept->page;
+		posted = am65_cpsw_xsk_rx_push(flow, kept->dma,
+					       AM65_CPSW_MAX_PACKET_SIZE, &sw);
+		if (WARN_ON_ONCE(!posted))
+			return;	/* the rest is freed with the flow */
+		flow->nkept--;
+	}
+}
+
+/* Restarts the flow in the mode its pool says, with the fill ring's
+ * buffers or the kept pages: allocates nothing.
+ */
+static void am65_cpsw_xsk_rx_restart(struct am65_cpsw_rx_flow *flow)
+{
+	struct am65_cpsw_common *common = flow->common;
+	int ret;
+
+	if (xsk_zc_rx_pool(&flow->zrx))
+		am65_cpsw_xsk_rx_start(flow);
+	else
+		am65_cpsw_xsk_rx_repost(flow);
+	/* fails only on a channel the probe did not set up */
+	ret = k3_udma_glue_enable_rx_chn(common->rx_chns.rx_chn);
+	if (ret)
+		dev_err(common->dev, "couldn't enable rx chn: %d\n", ret);
+	napi_enable(&flow->napi_rx);
+}
+
+/* Nothing comes in (the host port is off, as the interface's stop does)
+ * and nothing goes out (the stack's queues, XDP) before the flow stops;
+ * the flow stops before the TX channel, since its NAPI sends XDP_TX on it.
+ */
+static void am65_cpsw_xsk_queue_stop(struct net_device *ndev, u32 qid)
+{
+	struct am65_cpsw_common *common = am65_ndev_to_common(ndev);
+
+	cpsw_ale_control_set(common->ale, HOST_PORT_NUM, ALE_PORT_STATE,
+			     ALE_PORT_STATE_DISABLE);
+	am65_cpsw_nuss_txqs_run(common, qid, false);
+	am65_cpsw_xsk_rx_stop(&common->rx_chns.flows[qid]);
+	am65_cpsw_nuss_tx_chn_stop(common, qid);
+}
+
+static void am65_cpsw_xsk_queue_start(struct net_device *ndev, u32 qid)
+{
+	struct am65_cpsw_common *common = am65_ndev_to_common(ndev);
+
+	am65_cpsw_nuss_tx_chn_start(common, qid);
+	am65_cpsw_xsk_rx_restart(&common->rx_chns.flows[qid]);
+	am65_cpsw_nuss_txqs_run(common, qid, true);
+	cpsw_ale_control_set(common->ale, HOST_PORT_NUM, ALE_PORT_STATE,
+			     ALE_PORT_STATE_FORWARD);
+}
+
 static struct xsk_zc_rx_ring *am65_cpsw_xsk_rx_ring(struct net_device *ndev,
 						    u32 qid)
 {
@@ -252,7 +440,7 @@ static int am65_cpsw_xsk_prepare(struct net_device *ndev, u32 qid,
 	}
 	/* the ring's netdev is the owner once the pool is attached */
 	xsk_zc_rx_ring_init(&flow->zrx, ndev, qid, AM65_CPSW_MAX_RX_DESC,
-			    &port->xdp_rxq[qid]);
+			    &port->xdp_rxq_zc);
 	flow->zrx.gap = 0;	/* a pool of descriptors, not a ring */
 	/* room for an skb of every port sharing the channel */
 	xsk_zc_tx_ring_init(&common->tx_chns[qid].ztx, ndev, qid,
@@ -280,8 +468,8 @@ static const struct xsk_zc_ops am65_cpsw_xsk_ops = {
 	.rx_ring = am65_cpsw_xsk_rx_ring,
 	.tx_ring = am65_cpsw_xsk_tx_ring,
 	.prepare = am65_cpsw_xsk_prepare,
-	.queue_stop = am65_cpsw_nuss_queue_stop,
-	.queue_start = am65_cpsw_nuss_queue_start,
+	.queue_stop = am65_cpsw_xsk_queue_stop,
+	.queue_start = am65_cpsw_xsk_queue_start,
 	.napi = am65_cpsw_xsk_napi,
 	.queue_running = am65_cpsw_xsk_queue_running,
 };
