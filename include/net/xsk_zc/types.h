@@ -136,7 +136,9 @@ struct xsk_zc_tx_ring {
  * @queue_stop: stop the queue's hardware rings and disable its NAPI; must
  *	not fail. Only called while the netdev is running.
  * @queue_start: reconfigure the rings from what they hold now (pool or
- *	not), enable NAPI and the hardware; must not fail.
+ *	not), enable NAPI and the hardware; must not fail, so it allocates
+ *	nothing: page mode's buffers stay with the ring while it is
+ *	zero-copy, to be posted again when it leaves zero-copy.
  * @napi: the NAPI instance serving RX (@tx false) or TX of a queue; NULL
  *	while the queue has no rings. Called from wakeups without RTNL,
  *	under rcu_read_lock(): the driver frees what it returns after an
