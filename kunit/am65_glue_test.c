@@ -704,21 +704,18 @@ static void am65_test_zc_destroy(void *data)
 	xsk_zc_dev_destroy(zc);
 }
 
-/* What am65-cpsw-nuss.c's open does in page mode, which this suite does
- * not build: a page pool, and AM65_TEST_PAGES of its pages posted,
- * mapped after a headroom.
+/* What am65-cpsw-nuss.c's open leaves in page mode, which this suite
+ * does not build: a page pool, and AM65_TEST_PAGES of its pages posted,
+ * mapped after the headroom. The driver's own keep and repost post them,
+ * as they are posted again when zero-copy ends.
  */
 static void am65_test_open_page_mode(struct kunit *test, struct am65_test *t)
 {
-	struct k3_cppi_desc_pool *pool = t->common.rx_chns.desc_pool;
 	struct page_pool_params pp = {
 		.pool_size = AM65_TEST_DESCS,
 		.nid = NUMA_NO_NODE,
 		.dma_dir = DMA_FROM_DEVICE,
 	};
-	struct am65_cpsw_swdata *swdata;
-	struct cppi5_host_desc_t *desc;
-	dma_addr_t dma;
 	u32 i;
 
 	t->flow->page_pool = page_pool_create(&pp);
@@ -729,23 +726,11 @@ static void am65_test_open_page_mode(struct kunit *test, struct am65_test *t)
 	for (i = 0; i < AM65_TEST_PAGES; i++) {
 		t->pages[i] = page_pool_dev_alloc_pages(t->flow->page_pool);
 		KUNIT_ASSERT_NOT_NULL(test, t->pages[i]);
-		dma = dma_map_single(t->nic->dma_dev,
-				     page_address(t->pages[i]) + XDP_PACKET_HEADROOM,
-				     AM65_CPSW_MAX_PACKET_SIZE, DMA_FROM_DEVICE);
-		KUNIT_ASSERT_FALSE(test, dma_mapping_error(t->nic->dma_dev, dma));
-		desc = k3_cppi_desc_pool_alloc(pool);
-		KUNIT_ASSERT_NOT_NULL(test, desc);
-		cppi5_hdesc_init(desc, CPPI5_INFO0_HDESC_EPIB_PRESENT,
-				 AM65_CPSW_NAV_PS_DATA_SIZE);
-		cppi5_hdesc_attach_buf(desc, dma, AM65_CPSW_MAX_PACKET_SIZE,
-				       dma, AM65_CPSW_MAX_PACKET_SIZE);
-		swdata = cppi5_hdesc_get_swdata(desc);
-		swdata->page = t->pages[i];
-		swdata->flow_id = 0;
-		dma = k3_cppi_desc_pool_virt2dma(pool, desc);
-		KUNIT_ASSERT_EQ(test,
-				k3_udma_glue_push_rx_chn(&t->rxc, 0, desc, dma), 0);
+		KUNIT_ASSERT_EQ(test, am65_cpsw_xsk_rx_keep_page(t->flow,
+								 t->pages[i]), 0);
 	}
+	am65_cpsw_xsk_rx_repost(t->flow);
+	KUNIT_ASSERT_EQ(test, t->rxc.pushed, AM65_TEST_PAGES);
 }
 
 /* Port 1 up in page mode, queue 0's NAPIs running, the library's state
