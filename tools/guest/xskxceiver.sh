@@ -182,7 +182,7 @@ tap_lines() {
 # and the tests after it run one per run. MODE.results gets one line per
 # test: "INDEX NAME ok|fail|skip DETAIL".
 run_mode() {
-	local m=$1 t0 n i last w0
+	local m=$1 t0 n i last w0 d
 	t0=$(date +%s)
 	nic_counters > "$LOGS/$m.counters0"
 	w0=$(wire_counters)
@@ -213,10 +213,8 @@ run_mode() {
 	fi
 	info "$m: $(($(date +%s) - t0)) s"
 	# what the mode's runs lost before any ring, to set a FLAKY gap against
-	info "$m: wire: $(printf '%s\n%s\n' "$w0" "$(wire_counters)" | awk '
-		{ if ($1 in a) d[$1] = $2 - a[$1]; else a[$1] = $2 }
-		END { printf "%d frames sent and never received by a NIC", \
-			d["tx_packets"] - d["rx_packets"] }')"
+	d=$(wire_delta "$w0" "$(wire_counters)")
+	info "$m: wire: ${d% *} frames sent and never received by a NIC"
 	nic_counters > "$LOGS/$m.counters1"
 	info "$m: NIC counters: $(awk 'NR == FNR { a[$1] = $2; next }
 		$2 != a[$1] { printf "%s +%d ", $1, $2 - a[$1] }' \
@@ -237,12 +235,22 @@ wire_counters() {
 		     END { for (k in a) print k, a[k] }'
 }
 
+# wire_delta BEFORE AFTER: "LOST DROPS" between two wire_counters
+# readings: the frames both NICs sent and neither wrote into a ring, and
+# what the zero-copy rings dropped.
+wire_delta() {
+	printf '%s\n%s\n' "$1" "$2" | awk '
+		{ if ($1 in a) d[$1] = $2 - a[$1]; else a[$1] = $2 }
+		END { print d["tx_packets"] - d["rx_packets"],
+			d["rx_xsk_drop"] + d["rx_xsk_errors"] }'
+}
+
 # rerun_passes MODE INDEX: run the test once more, on its own (not for
 # a mode that is only reported: that would take time and change nothing).
 # WIRE_LOST gets the frames both NICs sent and neither wrote into a ring
 # in that run, DRV_DROPS what the zero-copy rings dropped.
 rerun_passes() {
-	local c0 c1
+	local c0 c1 d
 	WIRE_LOST=0 DRV_DROPS=0
 	case " $REPORT_ONLY " in *" $1 "*) return 1 ;; esac
 	busy_poll "$1"
@@ -250,11 +258,8 @@ rerun_passes() {
 	suite "$1" "$LOGS/$1-rerun-$2" -t "$2"
 	c1=$(wire_counters)
 	busy_poll off
-	eval "$(printf '%s\n%s\n' "$c0" "$c1" | awk '
-		{ if ($1 in a) d[$1] = $2 - a[$1]; else a[$1] = $2 }
-		END { printf "WIRE_LOST=%d DRV_DROPS=%d\n",
-			d["tx_packets"] - d["rx_packets"],
-			d["rx_xsk_drop"] + d["rx_xsk_errors"] }')"
+	d=$(wire_delta "$c0" "$c1")
+	WIRE_LOST=${d% *} DRV_DROPS=${d#* }
 	grep -q '^ok 1 PASS' "$LOGS/$1-rerun-$2.tap"
 }
 
