@@ -8,6 +8,7 @@
 #include <linux/etherdevice.h>
 #include <linux/vmstat.h>
 #include <net/net_namespace.h>
+#include <net/netdev_queues.h>
 #include <net/xsk_buff_pool.h>
 
 #include "fixture.h"
@@ -457,6 +458,48 @@ static void rx_stats_count_packets_and_bytes(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, r.q->zrx.stats.bytes, 3 * 60 + 2 * 100);
 }
 
+/* The driver sets its own counters first; the library adds its frames. */
+static void queue_stats_add_the_zero_copy_frames_to_the_drivers(struct kunit *test)
+{
+	struct rig r = rig_up(test, 32, true, 0);
+	struct netdev_queue_stats_rx qs;
+
+	receive_frames(r.q, 3, 60);
+	fake_poll_rx(r.q, NULL, 64);
+	memset(&qs, 0xff, sizeof(qs));
+	qs.packets = 10;
+	qs.bytes = 1000;
+	xsk_zc_rx_queue_stats(&r.q->zrx, &qs);
+	KUNIT_EXPECT_EQ(test, qs.packets, 10 + 3);
+	KUNIT_EXPECT_EQ(test, qs.bytes, 1000 + 3 * 60);
+}
+
+/* Errors, drops and a short fill ring have no queue statistic: a counter
+ * the driver does not set stays unset (all ones), as the core reads it.
+ */
+static void queue_stats_set_nothing_but_packets_and_bytes(struct kunit *test)
+{
+	struct rig r = rig_up(test, 32, true, 0);
+	struct netdev_queue_stats_rx qs;
+	u8 frame[60] = {};
+
+	fake_nic_receive(r.q, frame, sizeof(frame), true);
+	receive_frames(r.q, 2, 60);
+	fake_poll_rx(r.q, fake_prog_create(test, XDP_DROP), 64);
+	KUNIT_ASSERT_EQ(test, r.q->zrx.stats.errors, 1);
+	KUNIT_ASSERT_EQ(test, r.q->zrx.stats.drop, 2);
+	memset(&qs, 0xff, sizeof(qs));
+	qs.packets = 0;
+	qs.bytes = 0;
+	xsk_zc_rx_queue_stats(&r.q->zrx, &qs);
+	KUNIT_EXPECT_EQ(test, qs.packets, 2);
+	KUNIT_EXPECT_EQ(test, qs.bytes, 2 * 60);
+	KUNIT_EXPECT_EQ(test, qs.alloc_fail, U64_MAX);
+	KUNIT_EXPECT_EQ(test, qs.hw_drops, U64_MAX);
+	KUNIT_EXPECT_EQ(test, qs.csum_bad, U64_MAX);
+	KUNIT_EXPECT_EQ(test, qs.hw_drop_overruns, U64_MAX);
+}
+
 /* rx_packets and rx_bytes of the netdev count the same frames. */
 static void rx_stats_count_neither_errors_nor_kept_buffers_as_packets(struct kunit *test)
 {
@@ -793,6 +836,8 @@ static struct kunit_case xsk_zc_datapath_cases[] = {
 	KUNIT_CASE(poll_stops_at_the_budget),
 	KUNIT_CASE(rx_stats_count_packets_and_bytes),
 	KUNIT_CASE(rx_stats_count_neither_errors_nor_kept_buffers_as_packets),
+	KUNIT_CASE(queue_stats_add_the_zero_copy_frames_to_the_drivers),
+	KUNIT_CASE(queue_stats_set_nothing_but_packets_and_bytes),
 	KUNIT_CASE(failed_redirect_to_a_netdev_leaks_no_memory),
 	KUNIT_CASE(failed_redirect_to_a_full_socket_returns_the_buffer),
 	KUNIT_CASE(stats_read_returns_a_copy_of_the_counters),

@@ -8,6 +8,8 @@
 #include <linux/filter.h>
 #include <net/xsk_zc/types.h>
 
+struct netdev_queue_stats_rx;
+
 /**
  * DOC: xsk_zc overview
  *
@@ -31,6 +33,8 @@
  *   zero-copy frames the driver cleaned, then xsk_zc_tx_xmit().
  * - ``ndo_xsk_wakeup``: xsk_zc_wakeup().
  * - ``ndo_change_mtu``: xsk_zc_check_mtu() before accepting the MTU.
+ * - ``ndo_get_stats64`` and ethtool: xsk_zc_rx_stats_read();
+ *   ``netdev_stat_ops.get_queue_stats_rx``: xsk_zc_rx_queue_stats().
  * - rings freed and allocated anew with pools bound (resume):
  *   xsk_zc_rings_reattach() before configuring them.
  * - remove: xsk_zc_dev_destroy().
@@ -64,6 +68,8 @@ void xsk_zc_rx_stats_add(struct xsk_zc_rx_ring *rx,
 			 const struct xsk_zc_rx_stats *acc);
 void xsk_zc_rx_stats_read(struct xsk_zc_rx_ring *rx,
 			  struct xsk_zc_rx_stats *out);
+void xsk_zc_rx_queue_stats(struct xsk_zc_rx_ring *rx,
+			   struct netdev_queue_stats_rx *qs);
 bool xsk_zc_queue_is_zc(const struct xsk_zc_dev *zc, u32 qid);
 bool xsk_zc_any_zc(const struct xsk_zc_dev *zc);
 

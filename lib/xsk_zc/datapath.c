@@ -6,6 +6,7 @@
 
 #include <linux/export.h>
 #include <linux/skbuff.h>
+#include <net/netdev_queues.h>
 #include <net/xsk_zc.h>
 
 /**
@@ -177,6 +178,31 @@ void xsk_zc_rx_stats_read(struct xsk_zc_rx_ring *rx,
 	} while (u64_stats_fetch_retry(&s->syncp, start));
 }
 EXPORT_SYMBOL_GPL(xsk_zc_rx_stats_read);
+
+/**
+ * xsk_zc_rx_queue_stats - add a ring's zero-copy frames to its queue stats
+ * @rx: the ring
+ * @qs: what the driver's &netdev_stat_ops.get_queue_stats_rx reports for
+ *	the queue, with its own packets and bytes set already
+ *
+ * Adds the frames and bytes the ring took in zero-copy mode to @qs, counted
+ * as rx_packets counts them, so that the queues add up to the netdev's
+ * counters when the driver's ndo_get_stats64 adds the same ones. The other
+ * counters of &struct xsk_zc_rx_stats have no queue statistic: error
+ * descriptors are the MAC's to count, XDP_DROP and a full socket are the
+ * program's and the socket's, and a fill ring that ran short is not an
+ * allocation failure (@qs->alloc_fail counts those).
+ */
+void xsk_zc_rx_queue_stats(struct xsk_zc_rx_ring *rx,
+			   struct netdev_queue_stats_rx *qs)
+{
+	struct xsk_zc_rx_stats zs;
+
+	xsk_zc_rx_stats_read(rx, &zs);
+	qs->packets += zs.packets;
+	qs->bytes += zs.bytes;
+}
+EXPORT_SYMBOL_GPL(xsk_zc_rx_queue_stats);
 
 /**
  * xsk_zc_tx_complete - report completed zero-copy TX frames
