@@ -29,7 +29,7 @@ PKGS_XSKB	:= gcc make libxdp-dev libbpf-dev libelf-dev zlib1g-dev
 # The kernel's AF_XDP suite, xskxceiver, from the staged tree.
 PKGS_XSKX	:= gcc make clang llvm bpftool libelf-dev zlib1g-dev
 PKGS_GUEST	:= iproute2 ethtool iputils-ping util-linux coreutils procps \
-		   python3 bc
+		   python3 python3-yaml bc
 PKGS_BENCH	:= gnuplot-nox
 QEMU_DEPS	:= $(REPO)/tools/qemu-deps.sh
 GUEST_RUN	:= $(REPO)/tools/guest/run.sh
@@ -39,7 +39,7 @@ KUNIT_TIMEOUT	?= 600
 BENCH_TIMEOUT	?= 1500
 # The igb-zc job of "make e2e": SR-IOV is e2e's sriov-bound.
 IGBZC_TIMEOUT	?= 600
-IGBZC_SCENARIOS	?= meta,bufsz,resize,counters,reinit,reopen-1,reopen--1
+IGBZC_SCENARIOS	?= meta,bufsz,resize,counters,qstats,reinit,reopen-1,reopen--1
 # The xskxceiver job of "make e2e": the modes of tools/guest/xskxceiver.sh
 # (~MODE: reported, not gated).
 XSKX_TIMEOUT	?= 1500

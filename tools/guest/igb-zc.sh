@@ -12,6 +12,9 @@
 #             zero-copy, RXALL kept off while bound and refused with it
 #  resize     ethtool -G, then zero-copy RX
 #  counters   a short fill ring: rx_xsk_fill_short, not alloc_failed
+#  qstats     the netdev family's qstats-get: zero-copy RX and TX frames
+#             in their queue's counters, the queues adding up to the
+#             netdev's, and a read while runtime-suspended (rings freed)
 #  reinit     a failed open under a running netdev (ethtool -L with
 #             fail_page_alloc), then a zero-copy bind and down/up
 #  reopen-N   the same through an XDP program removal, N = fail_page_alloc
@@ -544,6 +547,74 @@ s_counters() {
 		fail "counters: rx_xsk_fill_short '${f}'"
 }
 
+# --- qstats: per-queue counters, read as the kernel's YNL reads them --
+qstats() { python3 "$XSKZC_REPO/tools/guest/qstats.py" "$XSKZC_REPO/build/linux" "$@"; }
+qval() {	# qval LINES OBJECT KEY: KEY's value on OBJECT's line ("rx 0", "dev")
+	echo "$1" | sed -n "s/^$2 .*\<$3=\([0-9]*\).*/\1/p"
+}
+
+s_qstats() {
+	local q0 q1 s t d rx tx n0 n1 pm st i
+	q0=$(qstats $NICA queue 2>&1) || { fail "qstats: qstats-get: $q0"; return; }
+	zc_bg qstats-rx rxdrop -m zc -S 91 -d 30 -W 2 -Q
+	onB "$XSKB" txonly -m skb -i $NICB -D $MAC_A -S 91 -c 5000 -r 5000 -d 10 -Q > "$LOGS/qstats-tx.log" 2>&1
+	wait $ZPID
+	s=$(summary qstats-rx)
+	"$XSKB" txonly -m zc -i $NICA -D $MAC_B -S 92 -c 5000 -r 5000 -d 10 -Q > "$LOGS/qstats-ztx.log" 2>&1
+	t=$(summary qstats-ztx)
+	q1=$(qstats $NICA queue 2>&1) || { fail "qstats: qstats-get: $q1"; return; }
+	echo "$q1" > "$LOGS/qstats-queues.txt"
+	rx=$(($(qval "$q1" "rx 0" rx-packets) - $(qval "$q0" "rx 0" rx-packets)))
+	tx=$(($(qval "$q1" "tx 0" tx-packets) - $(qval "$q0" "tx 0" tx-packets)))
+	info "qstats: queue 0: $(echo "$q1" | grep -E '^(rx|tx) 0 ' | tr '\n' ' ')"
+	if [ "$(field zerocopy "$s")" = 1 ] && [ "$(field rx "$s")" -ge 4000 ] &&
+	   [ $rx -ge "$(field rx "$s")" ]; then
+		pass "qstats: rx queue 0 +$rx rx-packets, the zero-copy socket got $(field rx "$s")"
+	else
+		fail "qstats: rx queue 0 +$rx rx-packets, the zero-copy socket: $s"
+	fi
+	if [ "$(field zerocopy "$t")" = 1 ] && [ "$(field tx_completed "$t")" = 5000 ] &&
+	   [ $tx -ge 5000 ]; then
+		pass "qstats: tx queue 0 +$tx tx-packets, the zero-copy socket sent 5000"
+	else
+		fail "qstats: tx queue 0 +$tx tx-packets, the zero-copy socket: $t"
+	fi
+
+	# The device's sums (base + queues) between two reads of the netdev's.
+	n0=$(cat /sys/class/net/$NICA/statistics/rx_packets)
+	d=$(qstats $NICA 2>&1) || { fail "qstats: qstats-get: $d"; return; }
+	n1=$(cat /sys/class/net/$NICA/statistics/rx_packets)
+	rx=$(qval "$d" dev rx-packets)
+	if [ -n "$rx" ] && [ "$rx" -ge "$n0" ] && [ "$rx" -le "$n1" ]; then
+		pass "qstats: the queues add up to the netdev's rx_packets ($rx)"
+	else
+		fail "qstats: device rx-packets '$rx', netdev rx_packets $n0..$n1"
+	fi
+
+	# Runtime-suspended, igb has freed its rings: the read must not
+	# touch them.
+	pm=/sys/class/net/$NICA/device/power
+	echo auto > $pm/control
+	host_link nica off || { fail "qstats: host_link nica off"; return; }
+	for i in $(seq 60); do
+		read -r st < $pm/runtime_status
+		[ "$st" = suspended ] && break
+		sleep 0.5
+	done
+	if [ "$st" != suspended ]; then
+		fail "qstats: runtime_status $st 30 s after the link went"
+	elif ! d=$(bounded qstats $NICA queue 2>&1); then
+		fail "qstats: read while suspended: $d"
+	elif [ -n "$d" ]; then
+		fail "qstats: read while suspended (no rings) reports: $(echo "$d" | tr '\n' ' ')"
+	else
+		pass "qstats: read while suspended: no queue reported"
+	fi
+	host_link nica on
+	echo on > $pm/control
+	wait_up $NICA
+}
+
 # --- ring resize, then zero-copy: the ring is described with its size --
 s_resize() {
 	local s
@@ -562,8 +633,8 @@ s_resize() {
 }
 
 guest_setup || { echo "FAIL setup"; exit 1; }
-echo "igb-zc: $(uname -r), scenarios: ${*:-meta bufsz resize counters reinit reopen-1 reopen--1 sriov}"
-for sc in ${*:-meta bufsz resize counters reinit reopen-1 reopen--1 sriov}; do
+echo "igb-zc: $(uname -r), scenarios: ${*:-meta bufsz resize counters qstats reinit reopen-1 reopen--1 sriov}"
+for sc in ${*:-meta bufsz resize counters qstats reinit reopen-1 reopen--1 sriov}; do
 	case $sc in
 	reopen-*) s_reopen "${sc#reopen-}" ;;
 	*) "s_$sc" ;;
