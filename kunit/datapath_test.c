@@ -364,6 +364,144 @@ static void failed_xdp_tx_frees_the_buffer_and_counts_a_drop(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, fake_rx_posted(r.q), POSTED_FULL);
 }
 
+/* A socket bound zero-copy to queue 1 of a NIC whose XDP_TX posts the
+ * XSK buffer itself; @one_napi: one NAPI instance serves RX and TX.
+ */
+static struct rig rig_up_xmit_zc(struct kunit *test, bool one_napi)
+{
+	struct fake_xsk_cfg cfg = { .qid = 1, .need_wakeup = true };
+	struct rig r;
+
+	r.nic = fake_nic_create(test, &fake_ops);
+	r.nic->one_napi = one_napi;
+	fake_nic_set_up(test, r.nic, true);
+	r.x = fake_xsk_create_sized(test, FAKE_FRAME, FAKE_XSK_RING);
+	fake_fq_put(r.x, 32);
+	KUNIT_ASSERT_EQ(test, fake_xsk_bind(r.x, r.nic, &cfg), 0);
+	r.q = &r.nic->q[1];
+	r.q->xdp_tx_zc = true;
+	return r;
+}
+
+static void xdp_tx_without_a_copy_sends_the_rx_buffer_itself(struct kunit *test)
+{
+	struct rig r = rig_up_xmit_zc(test, false);
+	struct bpf_prog *tx = fake_prog_create(test, XDP_TX);
+	dma_addr_t dma[3];
+	u32 i;
+
+	for (i = 0; i < 3; i++)
+		dma[i] = r.q->rx_desc[i].dma;
+	receive_frames(r.q, 3, 60);
+	KUNIT_EXPECT_EQ(test, fake_poll_rx(r.q, tx, 64), 3);
+	KUNIT_EXPECT_EQ(test, r.q->tx_used, 3);
+	for (i = 0; i < 3; i++) {
+		KUNIT_EXPECT_EQ(test, r.q->tx_desc[i].dma, dma[i]);
+		KUNIT_EXPECT_EQ(test, r.q->tx_desc[i].len, 60);
+		KUNIT_EXPECT_NOT_NULL(test, r.q->tx_desc[i].xdp_tx);
+	}
+	KUNIT_EXPECT_EQ(test, r.q->xdp_tx_flushes, 1);
+	KUNIT_EXPECT_EQ(test, r.q->zrx.stats.xdp_tx, 3);
+	/* the three buffers are on the wire: the fill ring gave three more */
+	KUNIT_EXPECT_EQ(test, fake_rx_posted(r.q), POSTED_FULL);
+	KUNIT_EXPECT_EQ(test, fake_fq_taken(r.x), POSTED_FULL + 3);
+}
+
+static void xdp_tx_without_a_copy_sends_from_where_the_program_moved_the_frame(struct kunit *test)
+{
+	struct rig r = rig_up_xmit_zc(test, false);
+	struct bpf_prog *tx = fake_prog_create(test, XDP_TX);
+	dma_addr_t dma = r.q->rx_desc[0].dma;
+
+	fake_prog_set_head(tx, ETH_HLEN);
+	receive_frames(r.q, 1, 60);
+	KUNIT_EXPECT_EQ(test, fake_poll_rx(r.q, tx, 64), 1);
+	KUNIT_EXPECT_EQ(test, r.q->tx_desc[0].dma, dma + ETH_HLEN);
+	KUNIT_EXPECT_EQ(test, r.q->tx_desc[0].len, 60 - ETH_HLEN);
+}
+
+static void xdp_tx_without_a_copy_skips_the_nic_metadata(struct kunit *test)
+{
+	struct rig r = rig_up_xmit_zc(test, false);
+	struct bpf_prog *tx = fake_prog_create(test, XDP_TX);
+	dma_addr_t dma = r.q->rx_desc[0].dma;
+
+	r.q->rx_offset = 16;
+	receive_frames(r.q, 1, 76);
+	KUNIT_EXPECT_EQ(test, fake_poll_rx(r.q, tx, 64), 1);
+	KUNIT_EXPECT_EQ(test, r.q->tx_desc[0].dma, dma + 16);
+	KUNIT_EXPECT_EQ(test, r.q->tx_desc[0].len, 60);
+}
+
+/* Three frames sent back with XDP_TX, then completed by the NIC; returns
+ * the pool's free count from before the completion.
+ */
+static u32 xdp_tx_three_and_complete(struct kunit *test, struct rig *r)
+{
+	struct bpf_prog *tx = fake_prog_create(test, XDP_TX);
+	u32 free;
+
+	receive_frames(r->q, 3, 60);
+	KUNIT_EXPECT_EQ(test, fake_poll_rx(r->q, tx, 64), 3);
+	free = r->x->pool->free_list_cnt;
+	KUNIT_EXPECT_EQ(test, fake_tx_clean(r->q, 3), 0);
+	return free;
+}
+
+static void xdp_tx_buffers_another_napi_completed_go_back_at_the_next_rx_poll(struct kunit *test)
+{
+	struct rig r = rig_up_xmit_zc(test, false);
+	u32 free = xdp_tx_three_and_complete(test, &r);
+
+	/* the TX NAPI may not touch the pool's free list */
+	KUNIT_EXPECT_EQ(test, r.x->pool->free_list_cnt, free);
+	KUNIT_EXPECT_FALSE(test, llist_empty(&r.q->zrx.xdp_tx_done));
+	KUNIT_EXPECT_EQ(test, fake_poll_rx(r.q, NULL, 64), 0);
+	KUNIT_EXPECT_EQ(test, r.x->pool->free_list_cnt, free + 3);
+	KUNIT_EXPECT_TRUE(test, llist_empty(&r.q->zrx.xdp_tx_done));
+}
+
+static void xdp_tx_buffers_go_back_at_once_when_one_napi_serves_the_queue(struct kunit *test)
+{
+	struct rig r = rig_up_xmit_zc(test, true);
+	u32 free = xdp_tx_three_and_complete(test, &r);
+
+	KUNIT_EXPECT_EQ(test, r.x->pool->free_list_cnt, free + 3);
+	KUNIT_EXPECT_TRUE(test, llist_empty(&r.q->zrx.xdp_tx_done));
+}
+
+static void xdp_tx_without_a_copy_on_a_full_tx_ring_frees_the_buffer(struct kunit *test)
+{
+	struct rig r = rig_up_xmit_zc(test, false);
+	struct bpf_prog *tx = fake_prog_create(test, XDP_TX);
+
+	r.q->xdp_tx_fails = true;
+	receive_frames(r.q, 2, 60);
+	KUNIT_EXPECT_EQ(test, fake_poll_rx(r.q, tx, 64), 2);
+	KUNIT_EXPECT_EQ(test, r.q->zrx.stats.drop, 2);
+	KUNIT_EXPECT_EQ(test, r.q->zrx.stats.xdp_tx, 0);
+	KUNIT_EXPECT_EQ(test, r.q->tx_used, 0);
+	/* both came back and were posted again: the fill ring gave none */
+	KUNIT_EXPECT_EQ(test, fake_rx_posted(r.q), POSTED_FULL);
+	KUNIT_EXPECT_EQ(test, fake_fq_taken(r.x), POSTED_FULL);
+}
+
+static void unbinding_gives_back_the_xdp_tx_buffers_still_on_the_tx_ring(struct kunit *test)
+{
+	struct rig r = rig_up_xmit_zc(test, false);
+	struct bpf_prog *tx = fake_prog_create(test, XDP_TX);
+	u32 free;
+
+	receive_frames(r.q, 3, 60);
+	KUNIT_EXPECT_EQ(test, fake_poll_rx(r.q, tx, 64), 3);
+	free = r.x->pool->free_list_cnt;
+	fake_xsk_unbind(r.x);
+	/* the posted buffers and the three the NIC never sent */
+	KUNIT_EXPECT_EQ(test, r.x->pool->free_list_cnt, free + POSTED_FULL + 3);
+	KUNIT_EXPECT_TRUE(test, llist_empty(&r.q->zrx.xdp_tx_done));
+	KUNIT_EXPECT_NULL(test, r.q->ztx.rx);
+}
+
 static void aborted_counts_a_drop(struct kunit *test)
 {
 	struct rig r = rig_up(test, 32, true, 0);
@@ -829,6 +967,13 @@ static struct kunit_case xsk_zc_datapath_cases[] = {
 	KUNIT_CASE(inline_metadata_offset_is_skipped),
 	KUNIT_CASE(xdp_tx_hands_frames_to_the_driver_and_flushes_once),
 	KUNIT_CASE(failed_xdp_tx_frees_the_buffer_and_counts_a_drop),
+	KUNIT_CASE(xdp_tx_without_a_copy_sends_the_rx_buffer_itself),
+	KUNIT_CASE(xdp_tx_without_a_copy_sends_from_where_the_program_moved_the_frame),
+	KUNIT_CASE(xdp_tx_without_a_copy_skips_the_nic_metadata),
+	KUNIT_CASE(xdp_tx_buffers_another_napi_completed_go_back_at_the_next_rx_poll),
+	KUNIT_CASE(xdp_tx_buffers_go_back_at_once_when_one_napi_serves_the_queue),
+	KUNIT_CASE(xdp_tx_without_a_copy_on_a_full_tx_ring_frees_the_buffer),
+	KUNIT_CASE(unbinding_gives_back_the_xdp_tx_buffers_still_on_the_tx_ring),
 	KUNIT_CASE(aborted_counts_a_drop),
 	KUNIT_CASE(error_descriptor_is_dropped_without_running_the_program),
 	KUNIT_CASE(error_descriptor_in_the_last_buffer_keeps_it_posted),

@@ -81,6 +81,25 @@ static bool fake_rx_xmit(struct xsk_zc_rx_ring *rx, struct xdp_buff *xdp)
 	return true;
 }
 
+/* XDP_TX without a copy: the buffer itself goes on the queue's TX ring */
+static bool fake_rx_xmit_zc(struct xsk_zc_rx_ring *rx, struct xdp_buff *xdp,
+			    dma_addr_t dma, u32 len)
+{
+	struct fake_queue *q = container_of(rx, struct fake_queue, zrx);
+	struct fake_tx_desc *d = &q->tx_desc[q->tx_ntu];
+
+	if (q->xdp_tx_fails || q->tx_used == FAKE_RING - 1)
+		return false;
+	d->dma = dma;
+	d->len = len;
+	d->zc = false;
+	d->xdp_tx = xdp;
+	q->tx_ntu = (q->tx_ntu + 1) % FAKE_RING;
+	q->tx_used++;
+	q->xdp_tx_frames++;
+	return true;
+}
+
 static void fake_rx_xmit_flush(struct xsk_zc_rx_ring *rx)
 {
 	struct fake_queue *q = container_of(rx, struct fake_queue, zrx);
@@ -143,12 +162,25 @@ static const struct xsk_zc_tx_hw fake_tx_hw = {
 	.kick = fake_tx_kick,
 };
 
+/* The same NIC with XDP_TX that sends the XSK buffer itself */
+static const struct xsk_zc_rx_hw fake_rx_hw_xmit_zc = {
+	.next = fake_rx_next,
+	.fill = fake_rx_fill,
+	.kick = fake_rx_kick,
+	.xmit_zc = fake_rx_xmit_zc,
+	.xmit_flush = fake_rx_xmit_flush,
+	.populate = fake_rx_populate,
+};
+
 /* The instantiations of the hot path; `make lint` checks that they
  * contain no indirect call.
  */
 noinline int fake_rx_poll(struct fake_queue *q, struct bpf_prog *prog,
 			  int budget)
 {
+	if (q->xdp_tx_zc)
+		return xsk_zc_rx_poll(&q->zrx, &q->rx_napi, prog, budget,
+				      &fake_rx_hw_xmit_zc);
 	return xsk_zc_rx_poll(&q->zrx, &q->rx_napi, prog, budget, &fake_rx_hw);
 }
 
@@ -193,6 +225,9 @@ u32 fake_tx_clean(struct fake_queue *q, u32 n)
 
 		zc += d->zc;
 		d->zc = false;
+		if (d->xdp_tx)
+			xsk_zc_tx_xdp_done(&q->ztx, d->xdp_tx);
+		d->xdp_tx = NULL;
 		q->tx_ntc = (q->tx_ntc + 1) % FAKE_RING;
 		q->tx_used--;
 	}
@@ -291,10 +326,20 @@ static void fake_queue_hw_start(struct fake_queue *q)
 	napi_enable(&q->tx_napi);
 }
 
+/* Stops the queue and, as a driver's TX ring cleanup, hands back the
+ * buffers XDP_TX left on the TX ring.
+ */
 static void fake_queue_hw_stop(struct fake_queue *q)
 {
+	u32 i;
+
 	napi_disable(&q->tx_napi);
 	napi_disable(&q->rx_napi);
+	for (i = 0; i < FAKE_RING; i++) {
+		if (q->tx_desc[i].xdp_tx)
+			xsk_zc_tx_xdp_done(&q->ztx, q->tx_desc[i].xdp_tx);
+		q->tx_desc[i].xdp_tx = NULL;
+	}
 }
 
 static struct xsk_zc_rx_ring *fake_op_rx_ring(struct net_device *dev, u32 qid)
@@ -355,7 +400,7 @@ static struct napi_struct *fake_op_napi(struct net_device *dev, u32 qid,
 
 	if (nic->rings_gone)
 		return NULL;
-	return tx ? &q->tx_napi : &q->rx_napi;
+	return tx && !nic->one_napi ? &q->tx_napi : &q->rx_napi;
 }
 
 const struct xsk_zc_ops fake_ops = {
@@ -880,6 +925,7 @@ bool fake_tx_needs_wakeup(struct fake_xsk *x)
 struct fake_prog_cfg {
 	u32 act;
 	u32 meta_len;
+	int head;	/* what bpf_xdp_adjust_head() moves data by */
 	struct xdp_sock *redirect_to;
 	u32 redirect_ifindex;
 };
@@ -889,6 +935,10 @@ static unsigned int fake_prog_run(const void *ctx, const struct bpf_insn *insn)
 	const struct fake_prog_cfg *cfg = (const void *)insn;
 	struct xdp_buff *xdp = (struct xdp_buff *)ctx;
 
+	if (cfg->head) {
+		xdp->data += cfg->head;
+		xdp->data_meta = xdp->data;
+	}
 	if (cfg->meta_len) {
 		xdp->data_meta = xdp->data - cfg->meta_len;
 		memset(xdp->data_meta, 0xa5, cfg->meta_len);
@@ -944,6 +994,11 @@ void fake_prog_set_redirect(struct bpf_prog *prog, struct fake_xsk *x)
 void fake_prog_set_redirect_ifindex(struct bpf_prog *prog, u32 ifindex)
 {
 	((struct fake_prog_cfg *)prog->insnsi)->redirect_ifindex = ifindex;
+}
+
+void fake_prog_set_head(struct bpf_prog *prog, int delta)
+{
+	((struct fake_prog_cfg *)prog->insnsi)->head = delta;
 }
 
 void fake_prog_set_meta(struct bpf_prog *prog, u32 meta_len)

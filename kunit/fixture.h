@@ -33,6 +33,7 @@ struct fake_tx_desc {
 	dma_addr_t dma;
 	u32 len;
 	bool zc;
+	struct xdp_buff *xdp_tx;	/* an XSK buffer XDP_TX sent itself */
 };
 
 struct fake_queue {
@@ -65,6 +66,7 @@ struct fake_queue {
 	u32 xdp_tx_frames;
 	u32 xdp_tx_flushes;
 	bool xdp_tx_fails;
+	bool xdp_tx_zc;		/* XDP_TX posts the buffer, no copy */
 
 	/* what the last XDP_PASS skb looked like before the stack got it */
 	u32 pass_len;
@@ -87,6 +89,7 @@ struct fake_nic {
 	 * the rings are freed, the ops find none.
 	 */
 	bool rings_gone;
+	bool one_napi;		/* one NAPI instance per queue, RX and TX */
 	u32 calls_without_rings;	/* queue_stop/start on freed rings */
 	u32 runtime_suspends;
 	u32 runtime_resumes;
@@ -157,6 +160,7 @@ struct bpf_prog *fake_prog_create(struct kunit *test, u32 act);
 void fake_prog_set_redirect(struct bpf_prog *prog, struct fake_xsk *x);
 void fake_prog_set_redirect_ifindex(struct bpf_prog *prog, u32 ifindex);
 void fake_prog_set_meta(struct bpf_prog *prog, u32 meta_len);
+void fake_prog_set_head(struct bpf_prog *prog, int delta);
 
 extern const struct xsk_zc_ops fake_ops;
 

@@ -30,7 +30,9 @@ struct netdev_queue_stats_rx;
  *   xsk_zc_rx_pool() tells whether the ring runs zero-copy; if so,
  *   xsk_zc_rx_start() fills it.
  * - NAPI poll: xsk_zc_rx_poll() for RX, xsk_zc_tx_complete() for the
- *   zero-copy frames the driver cleaned, then xsk_zc_tx_xmit().
+ *   zero-copy frames the driver cleaned, then xsk_zc_tx_xmit(). A driver
+ *   whose XDP_TX posts the buffer itself (&xsk_zc_rx_hw.xmit_zc) gives
+ *   each one it cleans to xsk_zc_tx_xdp_done().
  * - ``ndo_xsk_wakeup``: xsk_zc_wakeup().
  * - ``ndo_change_mtu``: xsk_zc_check_mtu() before accepting the MTU.
  * - ``ndo_get_stats64`` and ethtool: xsk_zc_rx_stats_read();
@@ -61,6 +63,7 @@ int xsk_zc_check_mtu(struct xsk_zc_dev *zc, unsigned int mtu);
 int xsk_zc_wakeup(struct xsk_zc_dev *zc, u32 qid, u32 flags);
 void xsk_zc_rx_ring_reset(struct xsk_zc_rx_ring *rx);
 void xsk_zc_rx_ring_clean(struct xsk_zc_rx_ring *rx);
+void xsk_zc_rx_reclaim(struct xsk_zc_rx_ring *rx);
 struct sk_buff *xsk_zc_build_skb(struct napi_struct *napi,
 				 const struct xdp_buff *xdp);
 void xsk_zc_tx_complete(struct xsk_zc_tx_ring *tx, u32 frames);
@@ -218,6 +221,27 @@ __xsk_zc_rx_pass(struct xsk_zc_rx_ring *rx, struct napi_struct *napi,
 	acc->pass++;
 }
 
+/* XDP_TX: the buffer itself when the driver can post it, or a copy.
+ * The program may have moved the frame's start (bpf_xdp_adjust_head())
+ * or the NIC put metadata before it: the DMA address is that of
+ * xdp->data. Returns true when the driver took the frame.
+ */
+static __always_inline bool
+__xsk_zc_rx_xdp_tx(struct xsk_zc_rx_ring *rx, struct xdp_buff *xdp,
+		   const struct xsk_zc_rx_hw *hw)
+{
+	dma_addr_t dma;
+	u32 len;
+
+	if (!hw->xmit_zc)
+		return hw->xmit && hw->xmit(rx, xdp);
+
+	len = xdp->data_end - xdp->data;
+	dma = xsk_buff_xdp_get_dma(xdp) + (xdp->data - xsk_zc_rx_hw_data(xdp));
+	xsk_buff_raw_dma_sync_for_device(rx->pool, dma, len);
+	return hw->xmit_zc(rx, xdp, dma, len);
+}
+
 /* Runs the program on one frame and acts on the verdict. The buffer is
  * handed on or freed. Returns true when the poll must end.
  */
@@ -258,7 +282,7 @@ __xsk_zc_rx_one(struct xsk_zc_rx_ring *rx, struct napi_struct *napi,
 		__xsk_zc_rx_pass(rx, napi, xdp, desc, hw, acc);
 		break;
 	case XDP_TX:
-		if (hw->xmit && hw->xmit(rx, xdp)) {
+		if (__xsk_zc_rx_xdp_tx(rx, xdp, hw)) {
 			acc->xdp_tx++;
 			break;
 		}
@@ -387,6 +411,9 @@ static __always_inline int xsk_zc_rx_poll(struct xsk_zc_rx_ring *rx,
 	if (acc.xdp_tx && hw->xmit_flush)
 		hw->xmit_flush(rx);
 
+	/* XDP_TX buffers another NAPI completed: refill may post them */
+	if (unlikely(!llist_empty(&rx->xdp_tx_done)))
+		xsk_zc_rx_reclaim(rx);
 	filled = xsk_zc_rx_refill(rx, hw);
 	acc.fill_short = !filled;
 
@@ -407,6 +434,32 @@ static __always_inline int xsk_zc_rx_poll(struct xsk_zc_rx_ring *rx,
 
 	/* Without need_wakeup a full socket does not end the poll. */
 	return filled ? done : budget;
+}
+
+/**
+ * xsk_zc_tx_xdp_done - give back a buffer XDP_TX sent without a copy
+ * @tx: the TX ring it was sent on, the queue's own
+ * @xdp: the buffer, as &xsk_zc_rx_hw.xmit_zc got it
+ *
+ * For the driver's TX completion and its TX ring cleanup. A pool's free
+ * list has no lock: only the NAPI instance of the queue's RX ring may
+ * free into it. When that instance also serves @tx, the buffer goes back
+ * to the pool at once; otherwise it waits on the RX ring for its next
+ * poll, or for xsk_zc_rx_ring_clean().
+ *
+ * Context: the NAPI poll that cleans @tx, or with the queue stopped.
+ */
+static inline void xsk_zc_tx_xdp_done(struct xsk_zc_tx_ring *tx,
+				      struct xdp_buff *xdp)
+{
+	struct xsk_zc_rx_ring *rx = tx->rx;
+
+	if (!rx->tx_napi) {
+		xsk_buff_free(xdp);
+		return;
+	}
+	llist_add(&container_of(xdp, struct xsk_zc_buff, xdp)->xdp_tx_done,
+		  &rx->xdp_tx_done);
 }
 
 /**

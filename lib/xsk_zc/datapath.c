@@ -31,6 +31,7 @@ void xsk_zc_rx_ring_init(struct xsk_zc_rx_ring *rx, struct net_device *dev,
 	rx->count = count;
 	rx->gap = XSK_ZC_RX_RING_GAP;
 	rx->xdp_rxq = xdp_rxq;
+	init_llist_head(&rx->xdp_tx_done);
 	u64_stats_init(&rx->stats.syncp);
 }
 EXPORT_SYMBOL_GPL(xsk_zc_rx_ring_init);
@@ -55,15 +56,40 @@ void xsk_zc_tx_ring_init(struct xsk_zc_tx_ring *tx, struct net_device *dev,
 EXPORT_SYMBOL_GPL(xsk_zc_tx_ring_init);
 
 /**
+ * xsk_zc_rx_reclaim - free the XDP_TX buffers another NAPI completed
+ * @rx: the ring
+ *
+ * Returns to the pool what xsk_zc_tx_xdp_done() left on the ring.
+ * xsk_zc_rx_poll() and xsk_zc_rx_ring_clean() call it.
+ *
+ * Context: the ring's NAPI poll, or with the ring stopped.
+ */
+void xsk_zc_rx_reclaim(struct xsk_zc_rx_ring *rx)
+{
+	struct xsk_zc_buff *b, *tmp;
+	struct llist_node *first;
+
+	XSK_CHECK_PRIV_TYPE(struct xsk_zc_buff);
+
+	first = llist_del_all(&rx->xdp_tx_done);
+	llist_for_each_entry_safe(b, tmp, first, xdp_tx_done)
+		xsk_buff_free(&b->xdp);
+}
+EXPORT_SYMBOL_GPL(xsk_zc_rx_reclaim);
+
+/**
  * xsk_zc_rx_ring_clean - free the buffers posted on an RX ring
  * @rx: the ring, its hardware stopped
  *
- * Returns every buffer still posted to the pool's free list.
+ * Returns every buffer still posted to the pool's free list, and the
+ * XDP_TX buffers waiting on the ring (xsk_zc_tx_xdp_done()): clean the
+ * queue's TX ring first.
  */
 void xsk_zc_rx_ring_clean(struct xsk_zc_rx_ring *rx)
 {
 	u32 i;
 
+	xsk_zc_rx_reclaim(rx);
 	if (!rx->bufs)
 		return;
 

@@ -304,6 +304,7 @@ static int xsk_zc_pool_enable(struct xsk_zc_dev *zc, struct xsk_buff_pool *pool,
 	rx->tx_napi = xsk_zc_other_tx_napi(zc, qid);
 	WRITE_ONCE(rx->pool, pool);
 	tx->in_flight = 0;
+	tx->rx = rx;
 	WRITE_ONCE(tx->pool, pool);
 	zc->queues[qid].rx_bufs = bufs;
 	zc->queues[qid].rx_count = rx->count;
@@ -346,6 +347,7 @@ static int xsk_zc_pool_disable(struct xsk_zc_dev *zc, u32 qid)
 	/* A wakeup or a busy poll on another CPU may still see the pool. */
 	synchronize_net();
 
+	/* queue_stop cleaned the TX ring: its XDP_TX buffers wait on rx */
 	if (rx) {
 		WRITE_ONCE(rx->pool, NULL);
 		xsk_zc_rx_ring_clean(rx);
@@ -357,6 +359,7 @@ static int xsk_zc_pool_disable(struct xsk_zc_dev *zc, u32 qid)
 		if (tx->in_flight)
 			xsk_tx_completed(pool, tx->in_flight);
 		tx->in_flight = 0;
+		tx->rx = NULL;
 		WRITE_ONCE(tx->pool, NULL);
 	}
 	WRITE_ONCE(zc->queues[qid].pool, NULL);
@@ -472,6 +475,8 @@ void xsk_zc_rings_reattach(struct xsk_zc_dev *zc)
 			tx->in_flight = 0;
 			WRITE_ONCE(tx->pool, pool);
 		}
+		if (tx)
+			tx->rx = rx;
 	}
 }
 EXPORT_SYMBOL_GPL(xsk_zc_rings_reattach);

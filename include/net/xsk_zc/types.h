@@ -6,6 +6,7 @@
 #ifndef _NET_XSK_ZC_TYPES_H
 #define _NET_XSK_ZC_TYPES_H
 
+#include <linux/llist.h>
 #include <linux/netdevice.h>
 #include <linux/u64_stats_sync.h>
 #include <net/xdp.h>
@@ -67,6 +68,9 @@ struct xsk_zc_rx_stats {
  *	while the ring has a pool. A socket that busy-polls sends no TX
  *	wakeups and polls only the NAPI its pool's rxq names, this ring's:
  *	xsk_zc_rx_poll() schedules @tx_napi from a busy poll.
+ * @xdp_tx_done: buffers XDP_TX sent without a copy (&xsk_zc_rx_hw.xmit_zc)
+ *	that @tx_napi completed. Only this ring's NAPI may return buffers
+ *	to the pool, so they wait here for its next poll or ring clean.
  * @netdev: the owning netdev, for redirect and skb delivery
  * @xdp_rxq: the driver's rxq info registered with MEM_TYPE_XSK_BUFF_POOL
  * @qid: queue index
@@ -86,6 +90,7 @@ struct xsk_zc_rx_ring {
 	u32 gap;
 	bool keep_one_posted;
 	struct napi_struct *tx_napi;
+	struct llist_head xdp_tx_done;
 
 	/* slow: setup only */
 	struct net_device *netdev;
@@ -104,6 +109,8 @@ struct xsk_zc_rx_ring {
  *	all its fragments must still fit: MAX_SKB_FRAGS + 1 is typical)
  * @in_flight: zero-copy frames on the ring, not yet completed. The driver
  *	counts the frames it sends where it counts its others, at completion.
+ * @rx: the RX ring of the same queue while the ring has a pool: buffers
+ *	that XDP_TX sent without a copy go back to it (xsk_zc_tx_xdp_done())
  * @netdev: the owning netdev
  * @qid: queue index
  */
@@ -113,6 +120,7 @@ struct xsk_zc_tx_ring {
 	struct netdev_queue *txq;
 	u32 reserve;
 	u32 in_flight;
+	struct xsk_zc_rx_ring *rx;
 
 	/* slow */
 	struct net_device *netdev;
@@ -202,6 +210,18 @@ struct xsk_zc_dev {
 };
 
 /**
+ * struct xsk_zc_buff - the library's view of an XSK buffer
+ * @xdp: the buffer the pool hands out
+ * @xdp_tx_done: its node on &xsk_zc_rx_ring.xdp_tx_done, in the buffer's
+ *	driver area (&xdp_buff_xsk.cb), used only from XDP_TX until the
+ *	buffer is back in the pool
+ */
+struct xsk_zc_buff {
+	struct xdp_buff xdp;
+	struct llist_node xdp_tx_done;
+};
+
+/**
  * struct xsk_zc_rx_desc - what the driver read from a completed descriptor
  * @len: bytes the NIC wrote, @offset included
  * @offset: bytes of inline metadata before the frame
@@ -228,6 +248,13 @@ struct xsk_zc_rx_desc {
  *	owns the buffer. A driver that copies it (xdp_convert_buff_to_frame()
  *	frees the XSK buffer) returns true even when the copy cannot be
  *	sent, and frees the copy.
+ * @xmit_zc: optional, and used instead of @xmit when set; send @xdp itself
+ *	back out (XDP_TX without a copy): post @len bytes at @dma, which
+ *	the library synced for the device, on the TX ring of this queue,
+ *	the one bound to the same pool, and give the buffer to
+ *	xsk_zc_tx_xdp_done() when the NIC has sent it or the ring is
+ *	cleaned. Returns false when the ring has no room, and the library
+ *	then frees @xdp.
  * @xmit_flush: optional; ring the TX doorbell once after a poll with
  *	XDP_TX frames
  * @populate: optional; fill in checksum, hash or timestamp of an skb made
@@ -246,6 +273,8 @@ struct xsk_zc_rx_hw {
 		     dma_addr_t dma);
 	void (*kick)(struct xsk_zc_rx_ring *rx, u32 ntu);
 	bool (*xmit)(struct xsk_zc_rx_ring *rx, struct xdp_buff *xdp);
+	bool (*xmit_zc)(struct xsk_zc_rx_ring *rx, struct xdp_buff *xdp,
+			dma_addr_t dma, u32 len);
 	void (*xmit_flush)(struct xsk_zc_rx_ring *rx);
 	void (*populate)(struct xsk_zc_rx_ring *rx, struct sk_buff *skb,
 			 const struct xdp_buff *xdp,
