@@ -54,23 +54,71 @@ static void igb_xsk_rx_kick(struct xsk_zc_rx_ring *rx, u32 ntu)
 	writel(ntu, igb_of_zrx(rx)->tail);
 }
 
-/* XDP_TX: copy the frame out of the UMEM, send it on igb's XDP TX ring */
-static bool igb_xsk_rx_xmit(struct xsk_zc_rx_ring *rx, struct xdp_buff *xdp)
+/* Writes one single-descriptor frame at next_to_use, an AF_XDP TX frame
+ * or, with @xdp, an XSK buffer XDP_TX sends: RS on every frame, since igb
+ * completes per tx_buffer, not per batch.
+ */
+static void igb_xsk_tx_put(struct igb_ring *ring, dma_addr_t dma, u32 len,
+			   struct xdp_buff *xdp)
+{
+	u16 i = ring->next_to_use;
+	struct igb_tx_buffer *buf = &ring->tx_buffer_info[i];
+	union e1000_adv_tx_desc *d = IGB_TX_DESC(ring, i);
+	u32 olinfo = len << E1000_ADVTXD_PAYLEN_SHIFT;
+
+	if (test_bit(IGB_RING_FLAG_TX_CTX_IDX, &ring->flags))
+		olinfo |= ring->reg_idx << 4;	/* 82575: index per ring */
+	d->read.buffer_addr = cpu_to_le64(dma);
+	d->read.cmd_type_len = cpu_to_le32(E1000_ADVTXD_DTYP_DATA |
+					   E1000_ADVTXD_DCMD_DEXT |
+					   E1000_ADVTXD_DCMD_IFCS |
+					   IGB_TXD_DCMD | len);
+	d->read.olinfo_status = cpu_to_le32(olinfo);
+
+	buf->type = xdp ? IGB_TYPE_XSK_XDP_TX : IGB_TYPE_XSK;
+	buf->xsk_xdp = xdp;
+	buf->bytecount = len;
+	buf->gso_segs = 1;
+	buf->time_stamp = jiffies;	/* igb's TX hang check reads it */
+	buf->next_to_watch = d;
+	netdev_tx_sent_queue(txring_txq(ring), len);
+	ring->next_to_use = i + 1 < ring->count ? i + 1 : 0;
+}
+
+/* XDP_TX: the XSK buffer itself goes on the queue's TX ring, which the
+ * stack shares, and back to the pool when igb_clean_tx_irq() sees it
+ * sent. The tail is written once per poll, by igb_xsk_rx_xmit_flush().
+ */
+static bool igb_xsk_rx_xmit(struct xsk_zc_rx_ring *rx, struct xdp_buff *xdp,
+			    dma_addr_t dma, u32 len)
 {
 	struct igb_adapter *adapter = netdev_priv(rx->netdev);
-	struct igb_ring *tx_ring = igb_xdp_tx_queue_mapping(adapter);
-	struct netdev_queue *nq = txring_txq(tx_ring);
-	struct xdp_frame *xdpf = xdp_convert_buff_to_frame(xdp);
+	struct igb_ring *ring = adapter->tx_ring[rx->qid];
+	struct netdev_queue *nq = txring_txq(ring);
+	bool sent = false;
 
-	if (!xdpf)
-		return false;
-	/* the XSK buffer is back in the pool: from here on, own the copy */
 	__netif_tx_lock(nq, smp_processor_id());
-	txq_trans_cond_update(nq);
-	if (igb_xmit_xdp_ring(adapter, tx_ring, xdpf) != IGB_XDP_TX)
-		xdp_return_frame_rx_napi(xdpf);
+	/* the stack keeps its reserve; a stopped ring takes nothing */
+	if (!test_bit(IGB_RING_FLAG_TX_DISABLED, &ring->flags) &&
+	    xsk_zc_tx_claimable(&ring->ztx, igb_desc_unused(ring), 1)) {
+		igb_xsk_tx_put(ring, dma, len, xdp);
+		txq_trans_cond_update(nq);
+		sent = true;
+	}
 	__netif_tx_unlock(nq);
-	return true;
+	return sent;
+}
+
+static void igb_xsk_rx_xmit_flush(struct xsk_zc_rx_ring *rx)
+{
+	struct igb_adapter *adapter = netdev_priv(rx->netdev);
+	struct igb_ring *ring = adapter->tx_ring[rx->qid];
+	struct netdev_queue *nq = txring_txq(ring);
+
+	__netif_tx_lock(nq, smp_processor_id());
+	wmb();	/* descriptors before the tail */
+	writel(ring->next_to_use, ring->tail);
+	__netif_tx_unlock(nq);
 }
 
 /* An XDP_PASS copy gets what igb_clean_rx_irq() gives its skbs */
@@ -96,7 +144,8 @@ static const struct xsk_zc_rx_hw igb_xsk_rx_hw = {
 	.next = igb_xsk_rx_next,
 	.fill = igb_xsk_rx_fill,
 	.kick = igb_xsk_rx_kick,
-	.xmit = igb_xsk_rx_xmit,
+	.xmit_zc = igb_xsk_rx_xmit,
+	.xmit_flush = igb_xsk_rx_xmit_flush,
 	.populate = igb_xsk_rx_populate,
 };
 
@@ -108,29 +157,7 @@ static u32 igb_xsk_tx_claim(struct xsk_zc_tx_ring *tx, u32 want)
 static void igb_xsk_tx_fill(struct xsk_zc_tx_ring *tx,
 			    const struct xdp_desc *desc, dma_addr_t dma)
 {
-	struct igb_ring *ring = igb_of_ztx(tx);
-	u16 i = ring->next_to_use;
-	struct igb_tx_buffer *buf = &ring->tx_buffer_info[i];
-	union e1000_adv_tx_desc *d = IGB_TX_DESC(ring, i);
-	u32 olinfo = desc->len << E1000_ADVTXD_PAYLEN_SHIFT;
-
-	if (test_bit(IGB_RING_FLAG_TX_CTX_IDX, &ring->flags))
-		olinfo |= ring->reg_idx << 4;	/* 82575: index per ring */
-	d->read.buffer_addr = cpu_to_le64(dma);
-	/* RS on every frame: igb completes per tx_buffer, not per batch */
-	d->read.cmd_type_len = cpu_to_le32(E1000_ADVTXD_DTYP_DATA |
-					   E1000_ADVTXD_DCMD_DEXT |
-					   E1000_ADVTXD_DCMD_IFCS |
-					   IGB_TXD_DCMD | desc->len);
-	d->read.olinfo_status = cpu_to_le32(olinfo);
-
-	buf->type = IGB_TYPE_XSK;
-	buf->bytecount = desc->len;
-	buf->gso_segs = 1;
-	buf->time_stamp = jiffies;	/* igb's TX hang check reads it */
-	buf->next_to_watch = d;
-	netdev_tx_sent_queue(txring_txq(ring), desc->len);
-	ring->next_to_use = i + 1 < ring->count ? i + 1 : 0;
+	igb_xsk_tx_put(igb_of_ztx(tx), dma, desc->len, NULL);
 }
 
 static void igb_xsk_tx_kick(struct xsk_zc_tx_ring *tx)
