@@ -44,9 +44,13 @@ IGBZC_SCENARIOS	?= meta,bufsz,resize,counters,qstats,reinit,reopen-1,reopen--1
 # (~MODE: reported, not gated).
 XSKX_TIMEOUT	?= 1500
 XSKX_MODES	?= drv,zc,zc-bp
-# Bench: intervals per point (the median is reported) and their length.
+# Bench: intervals per point (the median is reported) and their length;
+# BENCH_ONLY="xdptx l2fwd" measures those benchmarks only.
 BENCH_REPS	?= 3
 BENCH_SECS	?= 10
+BENCH_ONLY	?=
+comma		:= ,
+space		:= $(subst ,, )
 # The debug guest (KASAN, lockdep, kmemleak...: build/guest-x86_64-debug)
 # runs the e2e and the lifecycle stress in one boot; KASAN's shadow and
 # kmemleak's metadata want more memory.
@@ -241,7 +245,8 @@ txhang-debug: guest-debug xsk-bench guest-deps
 
 bench: guest xsk-bench guest-deps
 	@$(DEPS) $(PKGS_BENCH)
-	@$(GUEST_RUN) bench $(BENCH_TIMEOUT) $(BENCH_REPS),$(BENCH_SECS)
+	@$(GUEST_RUN) bench $(BENCH_TIMEOUT) \
+		$(BENCH_REPS),$(BENCH_SECS)$(if $(BENCH_ONLY),$(comma)$(subst $(space),$(comma),$(strip $(BENCH_ONLY))))
 	@$(REPO)/tools/bench-report.sh
 
 # All run even if one fails; the result fails if any does. A guest job

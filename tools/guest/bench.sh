@@ -1,13 +1,16 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
 #
-# tools/guest/bench.sh [REPS] [SECS] - guest job for "make bench".
+# tools/guest/bench.sh [REPS] [SECS] [BENCH...] - guest job for "make
+# bench".
 #
 # Measures, on the igb NICs of the guest, every point of
 #   rxdrop | txonly | l2fwd  x  skb | copy | zc  x  64 | 1500 bytes
-# plus the native XDP_DROP ceiling at both sizes. Each point is REPS
+# plus XDP_TX forwarding (xdptx) in copy and zc mode and the native
+# XDP_DROP ceiling at both sizes. Each point is REPS
 # (default 3) back-to-back intervals of SECS (default 10) seconds in one
-# run, the point's value is their median. Writes results/points.csv
+# run, the point's value is their median. BENCH... (drop, rxdrop, txonly,
+# l2fwd, xdptx) measures those benchmarks only. Writes results/points.csv
 # (benchmark,size,mode,kpps,note; kpps empty for a failed point, with
 # the reason in note) and one xsk-bench log per point in results/bench/.
 #
@@ -15,6 +18,9 @@
 # drop; nica for txonly):
 #   rxdrop  nica txonly (generator) -> nicb rxdrop: nicb's RX rate
 #   l2fwd   nica txonly -R (generator) -> nicb l2fwd: nicb's forward rate
+#   xdptx   nica txonly -R (generator) -> nicb XDP_TX (l2fwd --xdp-tx: the
+#           program swaps the MACs, the socket only sets the queue's
+#           mode): the rate the stream comes back at nica
 #   txonly  nica txonly -> nicb XDP_DROP: nica's TX rate
 #   drop    nica txonly (generator) -> nicb XDP_DROP: nicb's drop rate
 # The generator is a ZC txonly when the driver supports it, else copy.
@@ -23,6 +29,8 @@
 
 REPS=${1:-3}
 SECS=${2:-10}
+[ $# -lt 2 ] || shift 2
+ONLY=$*
 OUT=$RESULTS/bench
 CSV=$RESULTS/points.csv
 mkdir -p "$OUT"
@@ -64,6 +72,7 @@ nic_counters() {
 
 # point BENCH SIZE MODE
 point() {
+	case " ${ONLY:-$1} " in *" $1 "*) ;; *) return 0 ;; esac
 	b=$1
 	sz=$2
 	m=$3
@@ -83,6 +92,12 @@ point() {
 		gen="$gen -m $GEN -R"
 		meas=B
 		fld=tx_pps
+		;;
+	xdptx)
+		rx="l2fwd -x -m $m -s $sz -S $STREAM"
+		gen="$gen -m $GEN -R -I $SECS"
+		meas=A
+		fld=rx_pps
 		;;
 	txonly)
 		rx="drop"
@@ -112,6 +127,8 @@ point() {
 			kill -TERM $bpid 2>/dev/null
 		fi
 	fi
+	# the XDP_TX socket receives nothing: it ends when the stream does
+	[ "$b" != xdptx ] || kill -TERM $bpid 2>/dev/null
 	wait $bpid
 	s=$(summary_of "$log.B.log")
 	if [ "$(field status "$s")" != ok ]; then
@@ -120,6 +137,10 @@ point() {
 	if [ "$b" != txonly ] && [ "$m" = zc ] && [ -z "$note" ] &&
 	   [ "$(field zerocopy "$s")" != 1 ]; then
 		note="not zero-copy"
+	fi
+	if [ "$b" = xdptx ] && [ -z "$note" ] &&
+	   [ "$(field status "$sa")" != ok ]; then
+		note="$(field status "$sa" | sed 's/-failed//'): $(field errno "$sa")"
 	fi
 	if [ "$b" = txonly ] && [ -z "$note" ] &&
 	   [ "$m" = zc ] && [ "$(field zerocopy "$sa")" != 1 ]; then
@@ -145,6 +166,7 @@ point() {
 		else
 			kpps=$(awk -v v="$v" 'BEGIN { printf "%.1f", v / 1000 }')
 			corrupt=$(field corrupt "$s")
+			[ "$b" != xdptx ] || corrupt=$(field corrupt "$sa")
 			[ "${corrupt:-0}" = 0 ] || note="corrupt=$corrupt"
 		fi
 	fi
@@ -165,6 +187,9 @@ for sz in 64 1500; do
 		for m in skb copy zc; do
 			point $b $sz $m
 		done
+	done
+	for m in copy zc; do
+		point xdptx $sz $m
 	done
 done
 echo "bench: generator=$GEN reps=$REPS secs=$SECS" > "$RESULTS/meta.txt"

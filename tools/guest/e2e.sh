@@ -533,6 +533,37 @@ t_zc_l2fwd_no_loss() {
 	WHY="$n frames at $SLOW pps, all back"
 }
 
+# XDP_TX on a zero-copy queue of nicb: the program swaps the MACs and
+# sends each frame back from its XSK buffer, which returns to the pool at
+# TX completion. The UMEM has 4096 frames: a stream of many more comes
+# back only if every sent buffer does.
+t_zc_xdp_tx() {
+	bg_B fwd l2fwd -m zc -x -d 90 -Q
+	bound_zc fwd || return 1
+	fg_A tx txonly -R -m copy -D $MAC_B -S $STREAM -c $N -r $RATE -d 30 -Q
+	kill -TERM $BPID
+	wait $BPID
+	a=$(sum tx)
+	b=$(sum fwd)
+	ok_bound "$b" 1 || return 1
+	ok_bound "$a" 0 || return 1
+	if [ "$(field tx "$a")" != $N ]; then
+		WHY="sent $(field tx "$a") of $N"
+		return 1
+	fi
+	clean_rx "$a" "$(sc 100000)" || return 1
+	if [ "$(field corrupt "$a")" != 0 ] || [ "$(field dup "$a")" != 0 ] ||
+	   [ "$(field foreign "$a")" != 0 ]; then
+		WHY="returned stream: corrupt=$(field corrupt "$a") dup=$(field dup "$a") foreign=$(field foreign "$a")"
+		return 1
+	fi
+	if [ "$(field rx "$b")" != 0 ]; then
+		WHY="the socket received $(field rx "$b"): the program did not send them"
+		return 1
+	fi
+	WHY="sent $N, back $(field rx "$a") (lost $(field lost "$a")); NIC drops: $(nic_drops)"
+}
+
 t_copy_mode() {
 	n=50000
 	bg_B rx rxdrop -m copy -S $STREAM -d 60 -W 2 -Q
@@ -1258,6 +1289,7 @@ all_tests() {
 	run zc-txonly t_zc_txonly
 	run zc-l2fwd t_zc_l2fwd
 	run zc-l2fwd-no-loss t_zc_l2fwd_no_loss
+	run zc-xdp-tx t_zc_xdp_tx
 	run copy-mode t_copy_mode
 	run stack-ping t_stack_ping
 	run teardown t_teardown

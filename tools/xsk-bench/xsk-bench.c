@@ -9,7 +9,10 @@
  *             an XSKMAP, everything else (and any queue without a
  *             socket) to the stack;
  *   drop      count every frame in a per-CPU array, then XDP_DROP: the
- *             native ceiling of the driver.
+ *             native ceiling of the driver;
+ *   xdp-tx    (l2fwd --xdp-tx) swap the MAC addresses of our frames and
+ *             send them back with XDP_TX, the rest to the stack: the
+ *             socket only puts the queue in its mode and sees nothing.
  *
  * Frames carry a header after the Ethernet header: magic, stream id,
  * sequence number, length and a checksum over everything after the
@@ -99,6 +102,7 @@ struct opts {
 	unsigned int ring_size;
 	bool verify;
 	bool no_prog;
+	bool xdp_tx;			/* l2fwd: forward in the program */
 	uint8_t dst_mac[6];
 	uint8_t src_mac[6];
 	uint32_t stream;
@@ -406,6 +410,43 @@ static int prog_redirect(int map_fd)
 	};
 
 	return prog_load(p, sizeof(p) / sizeof(p[0]), "xskb_redirect");
+}
+
+/* Our EtherType: swap the MAC addresses and XDP_TX; the rest: XDP_PASS. */
+static int prog_xdp_tx(void)
+{
+	struct bpf_insn p[] = {
+		/* r2 = ctx->data, r3 = ctx->data_end */
+		INSN(BPF_LDX | BPF_W | BPF_MEM, BPF_REG_2, BPF_REG_1, 0, 0),
+		INSN(BPF_LDX | BPF_W | BPF_MEM, BPF_REG_3, BPF_REG_1, 4, 0),
+		/* r4 = data + 14; if r4 > data_end goto pass */
+		INSN(BPF_ALU64 | BPF_MOV | BPF_X, BPF_REG_4, BPF_REG_2, 0, 0),
+		INSN(BPF_ALU64 | BPF_ADD | BPF_K, BPF_REG_4, 0, 0, ETH_HLEN_),
+		INSN(BPF_JMP | BPF_JGT | BPF_X, BPF_REG_4, BPF_REG_3, 16, 0),
+		/* if (*(u16 *)(data + 12) != htons(ETH_P_XSKB)) goto pass */
+		INSN(BPF_LDX | BPF_H | BPF_MEM, BPF_REG_4, BPF_REG_2, 12, 0),
+		INSN(BPF_JMP | BPF_JNE | BPF_K, BPF_REG_4, 0, 14, htons(ETH_P_XSKB)),
+		/* swap the 16-bit words 0..2 (destination) and 3..5 (source) */
+		INSN(BPF_LDX | BPF_H | BPF_MEM, BPF_REG_4, BPF_REG_2, 0, 0),
+		INSN(BPF_LDX | BPF_H | BPF_MEM, BPF_REG_5, BPF_REG_2, 6, 0),
+		INSN(BPF_STX | BPF_H | BPF_MEM, BPF_REG_2, BPF_REG_5, 0, 0),
+		INSN(BPF_STX | BPF_H | BPF_MEM, BPF_REG_2, BPF_REG_4, 6, 0),
+		INSN(BPF_LDX | BPF_H | BPF_MEM, BPF_REG_4, BPF_REG_2, 2, 0),
+		INSN(BPF_LDX | BPF_H | BPF_MEM, BPF_REG_5, BPF_REG_2, 8, 0),
+		INSN(BPF_STX | BPF_H | BPF_MEM, BPF_REG_2, BPF_REG_5, 2, 0),
+		INSN(BPF_STX | BPF_H | BPF_MEM, BPF_REG_2, BPF_REG_4, 8, 0),
+		INSN(BPF_LDX | BPF_H | BPF_MEM, BPF_REG_4, BPF_REG_2, 4, 0),
+		INSN(BPF_LDX | BPF_H | BPF_MEM, BPF_REG_5, BPF_REG_2, 10, 0),
+		INSN(BPF_STX | BPF_H | BPF_MEM, BPF_REG_2, BPF_REG_5, 4, 0),
+		INSN(BPF_STX | BPF_H | BPF_MEM, BPF_REG_2, BPF_REG_4, 10, 0),
+		INSN(BPF_ALU64 | BPF_MOV | BPF_K, BPF_REG_0, 0, 0, XDP_TX),
+		INSN(BPF_JMP | BPF_EXIT, 0, 0, 0, 0),
+		/* pass: */
+		INSN(BPF_ALU64 | BPF_MOV | BPF_K, BPF_REG_0, 0, 0, XDP_PASS),
+		INSN(BPF_JMP | BPF_EXIT, 0, 0, 0, 0),
+	};
+
+	return prog_load(p, sizeof(p) / sizeof(p[0]), "xskb_xdp_tx");
 }
 
 /* Count in a per-CPU array, then drop. */
@@ -1047,6 +1088,8 @@ static void usage(int rc)
 "  -T, --drain S       at the end, wait up to S seconds for TX\n"
 "                      completions and returning frames (2)\n"
 "  -X, --no-prog       attach no XDP program (for the bind tests)\n"
+"  -x, --xdp-tx        l2fwd: forward in the XDP program (XDP_TX); the\n"
+"                      socket receives nothing\n"
 "  -G, --go-file FILE  once bound, touch nothing until FILE exists\n"
 "  -A, --swap-prog S   S s after the first frame, replace the XDP program\n"
 "                      with a new one on the same XSKMAP (a swap line)\n"
@@ -1121,6 +1164,7 @@ static void parse_opts(int argc, char **argv, struct opts *o)
 		{ "idle-exit", required_argument, NULL, 'W' },
 		{ "drain", required_argument, NULL, 'T' },
 		{ "no-prog", no_argument, NULL, 'X' },
+		{ "xdp-tx", no_argument, NULL, 'x' },
 		{ "no-verify", no_argument, NULL, 'V' },
 		{ "quiet", no_argument, NULL, 'Q' },
 		{ "go-file", required_argument, NULL, 'G' },
@@ -1148,7 +1192,7 @@ static void parse_opts(int argc, char **argv, struct opts *o)
 	argc--;
 	argv++;
 
-	while ((c = getopt_long(argc, argv, "i:q:m:s:b:NpD:d:I:r:c:RS:f:n:o:W:T:XVQG:A:h",
+	while ((c = getopt_long(argc, argv, "i:q:m:s:b:NpD:d:I:r:c:RS:f:n:o:W:T:XxVQG:A:h",
 				lo, NULL)) != -1) {
 		switch (c) {
 		case 'i':
@@ -1222,6 +1266,9 @@ static void parse_opts(int argc, char **argv, struct opts *o)
 		case 'X':
 			o->no_prog = true;
 			break;
+		case 'x':
+			o->xdp_tx = true;
+			break;
 		case 'V':
 			o->verify = false;
 			break;
@@ -1243,6 +1290,10 @@ static void parse_opts(int argc, char **argv, struct opts *o)
 	}
 	if (optind != argc || !o->ifname)
 		usage(2);
+	if (o->xdp_tx && (o->bench != B_L2FWD || o->no_prog)) {
+		fprintf(stderr, "error: --xdp-tx is an l2fwd program\n");
+		exit(2);
+	}
 	if (o->frame_size != 2048 && o->frame_size != 4096) {
 		fprintf(stderr, "error: frame size must be 2048 or 4096\n");
 		exit(2);
@@ -1347,7 +1398,8 @@ int main(int argc, char **argv)
 	}
 	ds.map_fd = map_fd;
 	if (map_fd >= 0) {
-		prog_fd = o.bench == B_DROP ? prog_drop(map_fd) : prog_redirect(map_fd);
+		prog_fd = o.bench == B_DROP ? prog_drop(map_fd) :
+			  o.xdp_tx ? prog_xdp_tx() : prog_redirect(map_fd);
 		if (prog_fd < 0) {
 			err = errno;
 			status = "prog-failed";
