@@ -470,6 +470,23 @@ static void xdp_tx_buffers_go_back_at_once_when_one_napi_serves_the_queue(struct
 	KUNIT_EXPECT_TRUE(test, llist_empty(&r.q->zrx.xdp_tx_done));
 }
 
+static void a_ring_short_of_buffers_posts_the_xdp_tx_buffers_that_came_back(struct kunit *test)
+{
+	struct rig r = rig_up(test, POSTED_FULL, true, 0);
+	struct bpf_prog *tx = fake_prog_create(test, XDP_TX);
+
+	r.q->xdp_tx_zc = true;
+	receive_frames(r.q, 3, 60);
+	KUNIT_EXPECT_EQ(test, fake_poll_rx(r.q, tx, 64), 3);
+	/* the fill ring is empty: three descriptors wait for a buffer */
+	KUNIT_EXPECT_EQ(test, fake_rx_posted(r.q), POSTED_FULL - 3);
+	KUNIT_EXPECT_TRUE(test, fake_fq_needs_wakeup(r.x));
+	fake_tx_clean(r.q, 3);
+	KUNIT_EXPECT_EQ(test, fake_poll_rx(r.q, tx, 64), 0);
+	KUNIT_EXPECT_EQ(test, fake_rx_posted(r.q), POSTED_FULL);
+	KUNIT_EXPECT_FALSE(test, fake_fq_needs_wakeup(r.x));
+}
+
 static void xdp_tx_without_a_copy_on_a_full_tx_ring_frees_the_buffer(struct kunit *test)
 {
 	struct rig r = rig_up_xmit_zc(test, false);
@@ -972,6 +989,7 @@ static struct kunit_case xsk_zc_datapath_cases[] = {
 	KUNIT_CASE(xdp_tx_without_a_copy_skips_the_nic_metadata),
 	KUNIT_CASE(xdp_tx_buffers_another_napi_completed_go_back_at_the_next_rx_poll),
 	KUNIT_CASE(xdp_tx_buffers_go_back_at_once_when_one_napi_serves_the_queue),
+	KUNIT_CASE(a_ring_short_of_buffers_posts_the_xdp_tx_buffers_that_came_back),
 	KUNIT_CASE(xdp_tx_without_a_copy_on_a_full_tx_ring_frees_the_buffer),
 	KUNIT_CASE(unbinding_gives_back_the_xdp_tx_buffers_still_on_the_tx_ring),
 	KUNIT_CASE(aborted_counts_a_drop),
