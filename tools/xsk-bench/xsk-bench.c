@@ -361,6 +361,18 @@ static int selftest(void)
 	((struct bpf_insn){ .code = (c), .dst_reg = (d), .src_reg = (s), \
 			    .off = (o), .imm = (i) })
 
+/* r2 = ctx->data; unless the frame has an Ethernet header and our
+ * EtherType, skip the @n instructions that follow (to a "pass" label).
+ */
+#define INSNS_OURS_OR_SKIP(n) \
+	INSN(BPF_LDX | BPF_W | BPF_MEM, BPF_REG_2, BPF_REG_1, 0, 0), \
+	INSN(BPF_LDX | BPF_W | BPF_MEM, BPF_REG_3, BPF_REG_1, 4, 0), \
+	INSN(BPF_ALU64 | BPF_MOV | BPF_X, BPF_REG_4, BPF_REG_2, 0, 0), \
+	INSN(BPF_ALU64 | BPF_ADD | BPF_K, BPF_REG_4, 0, 0, ETH_HLEN_), \
+	INSN(BPF_JMP | BPF_JGT | BPF_X, BPF_REG_4, BPF_REG_3, (n) + 2, 0), \
+	INSN(BPF_LDX | BPF_H | BPF_MEM, BPF_REG_4, BPF_REG_2, 12, 0), \
+	INSN(BPF_JMP | BPF_JNE | BPF_K, BPF_REG_4, 0, (n), htons(ETH_P_XSKB))
+
 static int prog_load(struct bpf_insn *insns, size_t n, const char *name)
 {
 	static char log[65536];
@@ -387,16 +399,7 @@ static int prog_load(struct bpf_insn *insns, size_t n, const char *name)
 static int prog_redirect(int map_fd)
 {
 	struct bpf_insn p[] = {
-		/* r2 = ctx->data, r3 = ctx->data_end */
-		INSN(BPF_LDX | BPF_W | BPF_MEM, BPF_REG_2, BPF_REG_1, 0, 0),
-		INSN(BPF_LDX | BPF_W | BPF_MEM, BPF_REG_3, BPF_REG_1, 4, 0),
-		/* r4 = data + 14; if r4 > data_end goto pass */
-		INSN(BPF_ALU64 | BPF_MOV | BPF_X, BPF_REG_4, BPF_REG_2, 0, 0),
-		INSN(BPF_ALU64 | BPF_ADD | BPF_K, BPF_REG_4, 0, 0, ETH_HLEN_),
-		INSN(BPF_JMP | BPF_JGT | BPF_X, BPF_REG_4, BPF_REG_3, 8, 0),
-		/* if (*(u16 *)(data + 12) != htons(ETH_P_XSKB)) goto pass */
-		INSN(BPF_LDX | BPF_H | BPF_MEM, BPF_REG_4, BPF_REG_2, 12, 0),
-		INSN(BPF_JMP | BPF_JNE | BPF_K, BPF_REG_4, 0, 6, htons(ETH_P_XSKB)),
+		INSNS_OURS_OR_SKIP(6),
 		/* return bpf_redirect_map(map, ctx->rx_queue_index, XDP_PASS) */
 		INSN(BPF_LDX | BPF_W | BPF_MEM, BPF_REG_2, BPF_REG_1, 16, 0),
 		INSN(BPF_LD | BPF_DW | BPF_IMM, BPF_REG_1, BPF_PSEUDO_MAP_FD, 0, map_fd),
@@ -416,16 +419,7 @@ static int prog_redirect(int map_fd)
 static int prog_xdp_tx(void)
 {
 	struct bpf_insn p[] = {
-		/* r2 = ctx->data, r3 = ctx->data_end */
-		INSN(BPF_LDX | BPF_W | BPF_MEM, BPF_REG_2, BPF_REG_1, 0, 0),
-		INSN(BPF_LDX | BPF_W | BPF_MEM, BPF_REG_3, BPF_REG_1, 4, 0),
-		/* r4 = data + 14; if r4 > data_end goto pass */
-		INSN(BPF_ALU64 | BPF_MOV | BPF_X, BPF_REG_4, BPF_REG_2, 0, 0),
-		INSN(BPF_ALU64 | BPF_ADD | BPF_K, BPF_REG_4, 0, 0, ETH_HLEN_),
-		INSN(BPF_JMP | BPF_JGT | BPF_X, BPF_REG_4, BPF_REG_3, 16, 0),
-		/* if (*(u16 *)(data + 12) != htons(ETH_P_XSKB)) goto pass */
-		INSN(BPF_LDX | BPF_H | BPF_MEM, BPF_REG_4, BPF_REG_2, 12, 0),
-		INSN(BPF_JMP | BPF_JNE | BPF_K, BPF_REG_4, 0, 14, htons(ETH_P_XSKB)),
+		INSNS_OURS_OR_SKIP(14),
 		/* swap the 16-bit words 0..2 (destination) and 3..5 (source) */
 		INSN(BPF_LDX | BPF_H | BPF_MEM, BPF_REG_4, BPF_REG_2, 0, 0),
 		INSN(BPF_LDX | BPF_H | BPF_MEM, BPF_REG_5, BPF_REG_2, 6, 0),
