@@ -81,21 +81,31 @@ static bool fake_rx_xmit(struct xsk_zc_rx_ring *rx, struct xdp_buff *xdp)
 	return true;
 }
 
+/* One TX descriptor at tx_ntu: a socket's frame or, with @xdp, an XSK
+ * buffer XDP_TX sends itself.
+ */
+static void fake_tx_put_desc(struct fake_queue *q, dma_addr_t dma, u32 len,
+			     struct xdp_buff *xdp)
+{
+	struct fake_tx_desc *d = &q->tx_desc[q->tx_ntu];
+
+	d->dma = dma;
+	d->len = len;
+	d->zc = !xdp;
+	d->xdp_tx = xdp;
+	q->tx_ntu = (q->tx_ntu + 1) % FAKE_RING;
+	q->tx_used++;
+}
+
 /* XDP_TX without a copy: the buffer itself goes on the queue's TX ring */
 static bool fake_rx_xmit_zc(struct xsk_zc_rx_ring *rx, struct xdp_buff *xdp,
 			    dma_addr_t dma, u32 len)
 {
 	struct fake_queue *q = container_of(rx, struct fake_queue, zrx);
-	struct fake_tx_desc *d = &q->tx_desc[q->tx_ntu];
 
 	if (q->xdp_tx_fails || q->tx_used == FAKE_RING - 1)
 		return false;
-	d->dma = dma;
-	d->len = len;
-	d->zc = false;
-	d->xdp_tx = xdp;
-	q->tx_ntu = (q->tx_ntu + 1) % FAKE_RING;
-	q->tx_used++;
+	fake_tx_put_desc(q, dma, len, xdp);
 	q->xdp_tx_frames++;
 	return true;
 }
@@ -139,14 +149,8 @@ static u32 fake_tx_claim(struct xsk_zc_tx_ring *tx, u32 want)
 static void fake_tx_fill(struct xsk_zc_tx_ring *tx, const struct xdp_desc *desc,
 			 dma_addr_t dma)
 {
-	struct fake_queue *q = container_of(tx, struct fake_queue, ztx);
-	struct fake_tx_desc *d = &q->tx_desc[q->tx_ntu];
-
-	d->dma = dma;
-	d->len = desc->len;
-	d->zc = true;
-	q->tx_ntu = (q->tx_ntu + 1) % FAKE_RING;
-	q->tx_used++;
+	fake_tx_put_desc(container_of(tx, struct fake_queue, ztx), dma,
+			 desc->len, NULL);
 }
 
 static void fake_tx_kick(struct xsk_zc_tx_ring *tx)

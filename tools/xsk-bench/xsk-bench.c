@@ -415,24 +415,22 @@ static int prog_redirect(int map_fd)
 	return prog_load(p, sizeof(p) / sizeof(p[0]), "xskb_redirect");
 }
 
+/* Swap the 16-bit words at data + @a and data + @b (r2 = data). */
+#define INSNS_SWAP16(a, b) \
+	INSN(BPF_LDX | BPF_H | BPF_MEM, BPF_REG_4, BPF_REG_2, (a), 0), \
+	INSN(BPF_LDX | BPF_H | BPF_MEM, BPF_REG_5, BPF_REG_2, (b), 0), \
+	INSN(BPF_STX | BPF_H | BPF_MEM, BPF_REG_2, BPF_REG_5, (a), 0), \
+	INSN(BPF_STX | BPF_H | BPF_MEM, BPF_REG_2, BPF_REG_4, (b), 0)
+
 /* Our EtherType: swap the MAC addresses and XDP_TX; the rest: XDP_PASS. */
 static int prog_xdp_tx(void)
 {
 	struct bpf_insn p[] = {
 		INSNS_OURS_OR_SKIP(14),
 		/* swap the 16-bit words 0..2 (destination) and 3..5 (source) */
-		INSN(BPF_LDX | BPF_H | BPF_MEM, BPF_REG_4, BPF_REG_2, 0, 0),
-		INSN(BPF_LDX | BPF_H | BPF_MEM, BPF_REG_5, BPF_REG_2, 6, 0),
-		INSN(BPF_STX | BPF_H | BPF_MEM, BPF_REG_2, BPF_REG_5, 0, 0),
-		INSN(BPF_STX | BPF_H | BPF_MEM, BPF_REG_2, BPF_REG_4, 6, 0),
-		INSN(BPF_LDX | BPF_H | BPF_MEM, BPF_REG_4, BPF_REG_2, 2, 0),
-		INSN(BPF_LDX | BPF_H | BPF_MEM, BPF_REG_5, BPF_REG_2, 8, 0),
-		INSN(BPF_STX | BPF_H | BPF_MEM, BPF_REG_2, BPF_REG_5, 2, 0),
-		INSN(BPF_STX | BPF_H | BPF_MEM, BPF_REG_2, BPF_REG_4, 8, 0),
-		INSN(BPF_LDX | BPF_H | BPF_MEM, BPF_REG_4, BPF_REG_2, 4, 0),
-		INSN(BPF_LDX | BPF_H | BPF_MEM, BPF_REG_5, BPF_REG_2, 10, 0),
-		INSN(BPF_STX | BPF_H | BPF_MEM, BPF_REG_2, BPF_REG_5, 4, 0),
-		INSN(BPF_STX | BPF_H | BPF_MEM, BPF_REG_2, BPF_REG_4, 10, 0),
+		INSNS_SWAP16(0, 6),
+		INSNS_SWAP16(2, 8),
+		INSNS_SWAP16(4, 10),
 		INSN(BPF_ALU64 | BPF_MOV | BPF_K, BPF_REG_0, 0, 0, XDP_TX),
 		INSN(BPF_JMP | BPF_EXIT, 0, 0, 0, 0),
 		/* pass: */
