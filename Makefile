@@ -28,9 +28,13 @@ PKGS_LINT	:= sparse gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu
 PKGS_XSKB	:= gcc make libxdp-dev libbpf-dev libelf-dev zlib1g-dev
 # The kernel's AF_XDP suite, xskxceiver, from the staged tree.
 PKGS_XSKX	:= gcc make clang llvm bpftool libelf-dev zlib1g-dev
-PKGS_GUEST	:= iproute2 ethtool iputils-ping util-linux coreutils procps \
+PKGS_GUEST	:= iproute2 ethtool iputils-ping util-linux coreutils procps kmod \
 		   python3 python3-yaml bc
 PKGS_BENCH	:= gnuplot-nox
+# The project's QEMU with its tsnep model (tools/qemu/build.sh); meson
+# >= 1.5 comes from bookworm-backports through tools/qemu-deps.sh --build.
+PKGS_QEMU	:= gcc make ninja-build pkg-config python3 python3-venv xz-utils \
+		   libglib2.0-dev zlib1g-dev libfdt-dev libattr1-dev flex bison
 QEMU_DEPS	:= $(REPO)/tools/qemu-deps.sh
 GUEST_RUN	:= $(REPO)/tools/guest/run.sh
 # Seconds QEMU may run for each job before it is killed.
@@ -72,7 +76,7 @@ TXHANG_SECS	?= 20
 TXHANG_TIMEOUT	?= 1500
 
 .PHONY: help stage kunit kunit-uml lint check clean distclean deps guest xsk-bench \
-	xskxceiver \
+	xskxceiver qemu-tsnep tsnep-shim \
 	guest-deps guest-boot e2e bench series series-check guest-debug \
 	e2e-debug stress stress-debug txhang txhang-debug
 
@@ -179,6 +183,25 @@ xskxceiver: stage
 	@$(DEPS) $(PKGS_XSKX)
 	@$(MAKE) --no-print-directory -s -C $(REPO)/tools/xskxceiver \
 		KSRC=$(KSRC) O=$(BUILD)/xskxceiver
+
+# QEMU with the tsnep model, for the tsnep guest jobs (XSKZC_NIC=tsnep).
+qemu-tsnep: guest-deps
+	@$(DEPS) $(PKGS_QEMU)
+	@$(QEMU_DEPS) --build
+	@$(REPO)/tools/qemu/build.sh >/dev/null
+
+# The guest's test-only PCI shim for that model, a module of the guest
+# kernel, built in build/tsnep-shim.
+tsnep-shim: guest
+	@mkdir -p $(BUILD)/tsnep-shim
+	@cp $(REPO)/tools/guest/tsnep-shim/Kbuild \
+		$(REPO)/tools/guest/tsnep-shim/tsnep-pci-shim.c $(BUILD)/tsnep-shim/
+	@$(MAKE) --no-print-directory -s -C $(KSRC) O=$(BUILD)/guest-x86_64 \
+		ARCH=x86_64 CC="$(CC)" modules_prepare
+	@# the kernel has no modules of its own: its symbols are vmlinux's
+	@cp $(BUILD)/guest-x86_64/vmlinux.symvers $(BUILD)/guest-x86_64/Module.symvers
+	@$(MAKE) --no-print-directory -s -C $(KSRC) O=$(BUILD)/guest-x86_64 \
+		ARCH=x86_64 CC="$(CC)" M=$(BUILD)/tsnep-shim modules
 
 guest-deps:
 	@$(DEPS) $(PKGS_GUEST)

@@ -1,9 +1,12 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
 #
-# tools/qemu-deps.sh - install qemu-system-x86 >= 8 (QEMU's igb model
-# came in 8.0) from the bookworm-backports suite of the Debian archive
-# this machine already uses.
+# tools/qemu-deps.sh [--archive | --build] - install qemu-system-x86 >= 8
+# (QEMU's igb model came in 8.0) from the bookworm-backports suite of the
+# Debian archive this machine already uses; with --archive, only print
+# that archive's "URI SIGNED_BY" ("-" for no Signed-By); with --build,
+# also what building QEMU 10 needs from there (tools/qemu/build.sh):
+# meson >= 1.5 and pycotap (bookworm has meson 1.0).
 #
 # The archive URI is read from the machine's own apt sources at run time
 # (the deb822 .sources entry or sources.list line whose suites include
@@ -23,21 +26,6 @@ qemu_major() {
 	v=${v#*:}
 	echo "${v%%.*}"
 }
-
-status=$(dpkg-query -W -f='${db:Status-Status}' qemu-system-x86 2>/dev/null || true)
-if [ "$status" = installed ] && [ "$(qemu_major)" -ge $MIN_MAJOR ] &&
-   command -v qemu-system-x86_64 >/dev/null; then
-	exit 0
-fi
-
-SUDO=
-if [ "$(id -u)" -ne 0 ]; then
-	command -v sudo >/dev/null || {
-		echo "qemu-deps: need root (or sudo) to install qemu-system-x86" >&2
-		exit 1
-	}
-	SUDO=sudo
-fi
 
 # Print "URI SIGNED_BY" of the first apt source whose suites include
 # bookworm (deb822 files first, then one-line sources.list files).
@@ -84,6 +72,41 @@ has_backports() {
 		/etc/apt/sources.list /etc/apt/sources.list.d/ >/dev/null
 }
 
+# "qemu-deps.sh --archive": print "URI SIGNED_BY" of the bookworm archive
+# (tools/qemu/build.sh takes QEMU's source package from it).
+if [ "${1:-}" = --archive ]; then
+	archive_of_bookworm
+	exit
+fi
+
+BUILD_PKGS=()
+if [ "${1:-}" = --build ]; then
+	for p in meson python3-pycotap; do
+		v=$(dpkg-query -W -f='${db:Status-Status} ${Version}' $p 2>/dev/null || true)
+		case "$p $v" in
+		"meson installed "1.[5-9]* | "meson installed "[2-9]*) ;;
+		"python3-pycotap installed "*) ;;
+		*) BUILD_PKGS+=($p) ;;
+		esac
+	done
+fi
+
+status=$(dpkg-query -W -f='${db:Status-Status}' qemu-system-x86 2>/dev/null || true)
+if [ "$status" = installed ] && [ "$(qemu_major)" -ge $MIN_MAJOR ] &&
+   command -v qemu-system-x86_64 >/dev/null && [ ${#BUILD_PKGS[@]} -eq 0 ]; then
+	exit 0
+fi
+
+SUDO=
+if [ "$(id -u)" -ne 0 ]; then
+	command -v sudo >/dev/null || {
+		echo "qemu-deps: need root (or sudo) to install qemu-system-x86" >&2
+		exit 1
+	}
+	SUDO=sudo
+fi
+
+
 if ! has_backports; then
 	read -r uri signed_by < <(archive_of_bookworm) || {
 		echo "qemu-deps: no apt source for bookworm found" >&2
@@ -100,11 +123,11 @@ if ! has_backports; then
 	} | $SUDO tee "$LIST" >/dev/null
 fi
 
-echo "qemu-deps: installing qemu-system-x86 from bookworm-backports" >&2
+echo "qemu-deps: installing qemu-system-x86 ${BUILD_PKGS[*]} from bookworm-backports" >&2
 export DEBIAN_FRONTEND=noninteractive
 $SUDO apt-get update -qq >/dev/null
 $SUDO apt-get install -y -qq --no-install-recommends \
-	-t bookworm-backports qemu-system-x86 >/dev/null
+	-t bookworm-backports qemu-system-x86 "${BUILD_PKGS[@]}" >/dev/null
 major=$(qemu_major || echo 0)
 [ "$major" -ge $MIN_MAJOR ] || {
 	echo "qemu-deps: qemu-system-x86 $major installed, need >= $MIN_MAJOR" >&2

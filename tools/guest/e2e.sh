@@ -1280,7 +1280,7 @@ guest_setup || {
 	exit 1
 }
 N=${E2E_FRAMES:-$(sc 120000)}
-echo "e2e: igb NICs $NICA/$NICB up, $(nproc) CPUs; xsk-bench logs in build/guest-run/e2e/e2e/"
+echo "e2e: ${XSKZC_NIC:-igb} NICs $NICA/$NICB up, $(nproc) CPUs; xsk-bench logs in results/e2e/"
 
 all_tests() {
 	run checker-selftest t_selftest

@@ -2,8 +2,8 @@
 #
 # tools/guest/lib.sh - sourced by the guest jobs (e2e.sh, bench.sh).
 #
-# The guest has two igb NICs on one QEMU hub. guest_setup() names them
-# nica (MAC ...:0a, root namespace, 192.0.2.1) and nicb (MAC ...:0b,
+# The guest has two NICs on one QEMU hub: igb, or tsnep with
+# XSKZC_NIC=tsnep (run.sh). guest_setup() names them nica (MAC ...:0a, root namespace, 192.0.2.1) and nicb (MAC ...:0b,
 # network namespace nsb, 192.0.2.2), so that the stack between them
 # really crosses the wire. Run anything on nicb through onB.
 # The addresses are from TEST-NET-1; the hub has no way out of QEMU.
@@ -38,12 +38,34 @@ wait_up() {
 	return 1
 }
 
+# nic_driver: with XSKZC_NIC=tsnep (run.sh), load the PCI shim that turns
+# the project's QEMU tsnep-pci devices into the platform devices the
+# tsnep driver binds to (build/tsnep-shim, "make tsnep-shim"), and wait
+# (up to 10 s) for both netdevs. Nothing to do for igb.
+nic_driver() {
+	local n=200
+	[ "${XSKZC_NIC:-igb}" = tsnep ] || return 0
+	if [ ! -d /sys/bus/pci/drivers/tsnep-pci-shim ]; then
+		insmod "$XSKZC_REPO/build/tsnep-shim/tsnep-pci-shim.ko" ||
+			{ echo "setup: cannot load the tsnep shim"; return 1; }
+	fi
+	while [ "$n" -gt 0 ]; do
+		[ -n "$(ifname_of_mac $MAC_A)" ] && [ -n "$(ifname_of_mac $MAC_B)" ] &&
+			return 0
+		sleep 0.05
+		n=$((n - 1))
+	done
+	echo "setup: no tsnep netdevs after loading the shim"
+	return 1
+}
+
 guest_setup() {
 	local a b
+	nic_driver || return 1
 	a=$(ifname_of_mac $MAC_A)
 	b=$(ifname_of_mac $MAC_B)
 	if [ -z "$a" ] || [ -z "$b" ]; then
-		echo "setup: the two igb NICs are missing; have: $(ls /sys/class/net)"
+		echo "setup: the two ${XSKZC_NIC:-igb} NICs are missing; have: $(ls /sys/class/net)"
 		return 1
 	fi
 	ip link set lo up

@@ -35,18 +35,30 @@ REPO=$(cd "$(dirname "$0")/../.." && pwd)
 JOB=${1:?usage: run.sh JOB [TIMEOUT_S] [ARGS]}
 TIMEOUT=${2:-600}
 ARGS=${3:-}
-RES=$REPO/build/guest-run/$JOB
+# XSKZC_NIC: igb (Debian's QEMU) or tsnep (the project's QEMU with its
+# tsnep model, "make qemu-tsnep"; the guest loads the PCI shim of
+# tools/guest/tsnep-shim/, "make tsnep-shim"). A tsnep run has its own
+# results and cache: build/guest-run/JOB-tsnep, build/guest-cache/JOB-tsnep.
+NIC=${XSKZC_NIC:-igb}
+RUN=$JOB
+[ "$NIC" = igb ] || RUN=$JOB-$NIC
+RES=$REPO/build/guest-run/$RUN
 # XSKZC_KERNEL: another bzImage (the debug one), XSKZC_MEM: MiB of RAM.
 KERNEL=${XSKZC_KERNEL:-$REPO/build/guest-x86_64/arch/x86/boot/bzImage}
 MEM=${XSKZC_MEM:-1024}
 ACCEL=${XSKZC_ACCEL:-tcg}
 QEMU=qemu-system-x86_64
+case "$NIC" in
+igb) ;;
+tsnep) QEMU=$REPO/build/qemu/src/build/qemu-system-x86_64 ;;
+*) echo "guest: error: XSKZC_NIC=$NIC: igb or tsnep" >&2; exit 2 ;;
+esac
 
 die() { echo "guest: error: $*" >&2; exit 2; }
 
 [ -f "$KERNEL" ] || die "no guest kernel: run make guest"
 [ -x "$REPO/tools/guest/$JOB.sh" ] || die "no job tools/guest/$JOB.sh"
-command -v $QEMU >/dev/null || die "$QEMU not installed: tools/qemu-deps.sh"
+command -v $QEMU >/dev/null || die "$QEMU not installed: tools/qemu-deps.sh (igb), make qemu-tsnep (tsnep)"
 PY=/usr/bin/python3
 [ -x $PY ] || PY=python3
 command -v $PY >/dev/null || die "python3 not installed (the QMP client)"
@@ -68,14 +80,15 @@ esac
 # builds the tools before the jobs that use them, so their binaries,
 # which exist for some jobs and not yet for others, are not hashed).
 # Only a pass is kept, in build/guest-cache/JOB.
-CACHE=$REPO/build/guest-cache/$JOB
+CACHE=$REPO/build/guest-cache/$RUN
 inputs_key() {
 	{
-		echo "$JOB $TIMEOUT $ARGS $MEM $ACCEL ${XSKZC_TRACE:-}"
+		echo "$JOB $TIMEOUT $ARGS $MEM $ACCEL $NIC ${XSKZC_TRACE:-}"
 		$QEMU --version | head -n 1
 		sha256sum "$KERNEL" /var/lib/dpkg/status | cut -d ' ' -f 1
+		[ "$NIC" = igb ] || sha256sum "$QEMU" | cut -d ' ' -f 1
 		(cd "$REPO" && find tools/guest tools/xskxceiver tools/xsk-bench \
-			-type f |
+			$([ "$NIC" = igb ] || echo tools/qemu) -type f |
 			LC_ALL=C sort | xargs -r sha256sum)
 	} | sha256sum | cut -d ' ' -f 1
 }
@@ -108,6 +121,7 @@ cmdline+=" root=host0 rootfstype=9p ro"
 cmdline+=" rootflags=trans=virtio,version=9p2000.L,msize=262144,cache=loose"
 cmdline+=" init=$REPO/tools/guest/init xskzc.repo=$REPO xskzc.job=$JOB"
 [ -n "$ARGS" ] && cmdline+=" xskzc.args=$ARGS"
+cmdline+=" xskzc.nic=$NIC"
 # The job's time limit, for a job that would rather skip what it has no
 # time left for than be cut.
 cmdline+=" xskzc.timeout=$TIMEOUT"
@@ -125,10 +139,18 @@ qemu_args=(
 	-virtfs local,path=/,mount_tag=host0,security_model=none,readonly=on,multidevs=remap
 	-virtfs "local,path=$RES,mount_tag=results,security_model=none"
 	-netdev hubport,id=p0,hubid=0
-	-device igb,netdev=p0,bus=pcie.0,addr=0x4,mac=52:54:00:12:34:0a
 	-netdev hubport,id=p1,hubid=0
-	-device igb,netdev=p1,bus=pcie.0,addr=0x8,mac=52:54:00:12:34:0b
 )
+case "$NIC" in
+igb) qemu_args+=(
+	-device igb,netdev=p0,bus=pcie.0,addr=0x4,mac=52:54:00:12:34:0a
+	-device igb,netdev=p1,bus=pcie.0,addr=0x8,mac=52:54:00:12:34:0b) ;;
+# SeaBIOS (Debian's seabios) and the option ROMs of qemu-system-data:
+# the +ds source has no blobs.
+tsnep) qemu_args+=(-L /usr/share/seabios -L /usr/share/qemu
+	-device tsnep-pci,netdev=p0,bus=pcie.0,addr=0x4,mac=52:54:00:12:34:0a
+	-device tsnep-pci,netdev=p1,bus=pcie.0,addr=0x8,mac=52:54:00:12:34:0b) ;;
+esac
 
 # XSKZC_TRACE: QEMU trace events to log, patterns separated by commas
 # ("e1000x_rx_*,e1000e_rx_not_written_to_guest"), into
@@ -141,7 +163,7 @@ if [ -n "${XSKZC_TRACE:-}" ]; then
 fi
 
 start=$(date +%s)
-echo "guest: booting ($ACCEL, 2 CPUs) for $JOB, at most $TIMEOUT s; console: build/guest-run/$JOB/console.log"
+echo "guest: booting ($ACCEL, 2 CPUs, $NIC NICs) for $JOB, at most $TIMEOUT s; console: build/guest-run/$RUN/console.log"
 timeout -k 5 "$TIMEOUT" $QEMU "${qemu_args[@]}" > "$RES/console.log" 2>&1 < /dev/null &
 qpid=$!
 tail -n +1 -F --pid=$qpid "$RES/console.log" 2>/dev/null |
