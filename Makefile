@@ -44,6 +44,10 @@ BENCH_TIMEOUT	?= 1500
 # The igb-zc job of "make e2e": SR-IOV is e2e's sriov-bound.
 IGBZC_TIMEOUT	?= 600
 IGBZC_SCENARIOS	?= meta,bufsz,resize,counters,qstats,reinit,reopen-1,reopen--1
+# e2e's tests on two tsnep NICs (the project's QEMU model): all that
+# apply to a platform NIC without SR-IOV, runtime PM or igb's fault
+# injection.
+TSNEP_E2E	?= zc-bind,zc-rxdrop,zc-txonly,zc-l2fwd,zc-l2fwd-no-loss,zc-xdp-tx,copy-mode,stack-ping,teardown,ifdown-ifup,xdp-remove,bad-queue,bad-frame-size,zc-no-prog,bad-mtu-bound,zc-rx-no-wakeup,zc-tx-no-wakeup,ring-resize-bound,mtu-fits-bound,prog-swap-bound,link-flap-zc-tx,link-flap-zc-rx
 # The xskxceiver job of "make e2e": the modes of tools/guest/xskxceiver.sh
 # (~MODE: reported, not gated).
 XSKX_TIMEOUT	?= 1500
@@ -210,11 +214,13 @@ guest-deps:
 guest-boot: guest xsk-bench guest-deps
 	@$(GUEST_RUN) boot 120
 
-# Two boots: tools/guest/e2e.sh, then the igb checks of
+# Four boots: tools/guest/e2e.sh on igb, then the igb checks of
 # tools/guest/igb-zc.sh that need a NIC of their own (metadata, buffer
-# sizing, counters, failed reopens). One PASS/FAIL/SKIP line per test,
-# then "e2e: N passed, N failed, N skipped" and "igb-zc: ...".
-e2e: guest xsk-bench xskxceiver guest-deps
+# sizing, counters, failed reopens), xskxceiver, and e2e.sh on tsnep
+# (TSNEP_E2E). One PASS/FAIL/SKIP line per test, then "e2e: N passed,
+# N failed, N skipped" (twice: igb, then tsnep), "igb-zc: ..." and
+# "xskxceiver: ...".
+e2e: guest xsk-bench xskxceiver guest-deps qemu-tsnep tsnep-shim
 	@rc=0; \
 	$(GUEST_RUN) e2e $(E2E_TIMEOUT) || { rc=1; \
 		grep -q -E '^e2e: [0-9]+ passed' $(BUILD)/guest-run/e2e/output.log \
@@ -227,6 +233,10 @@ e2e: guest xsk-bench xskxceiver guest-deps
 		grep -q -E '^xskxceiver: [0-9]+ passed' \
 			$(BUILD)/guest-run/xskxceiver/output.log 2>/dev/null || \
 			echo 'xskxceiver: 0 passed, 1 failed'; }; \
+	XSKZC_NIC=tsnep $(GUEST_RUN) e2e $(E2E_TIMEOUT) $(TSNEP_E2E) || { rc=1; \
+		grep -q -E '^e2e: [0-9]+ passed' \
+			$(BUILD)/guest-run/e2e-tsnep/output.log 2>/dev/null || \
+			echo 'e2e (tsnep): 0 passed, 1 failed'; }; \
 	exit $$rc
 
 # The debug kernel: e2e's lifecycle tests, then the stress, then

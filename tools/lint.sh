@@ -5,7 +5,8 @@
 # staged tree build/linux (run tools/stage.sh first):
 #
 #  checkpatch      scripts/checkpatch.pl --strict --no-tree -f on every
-#                  project C/H file, --strict on every tools/patches/*.patch
+#                  project C/H file (the guest's test modules included),
+#                  --strict on every tools/patches/*.patch
 #  kernel-doc      scripts/kernel-doc -none -Wall on the headers (include/)
 #                  and the library .c files
 #  W=1             "make W=1 DIR/" for every "ARCH DIR/" line of
@@ -122,7 +123,9 @@ kunit_ch=(kunit/*.c kunit/*.h)
 drivers_ch=()
 [ -d drivers ] && drivers_ch=(drivers/**/*.[ch])
 patches=(tools/patches/*.patch)
-c_files=("${headers[@]}" "${lib_c[@]}" "${kunit_ch[@]}" "${drivers_ch[@]}")
+# the guest's kernel modules (test only, but kernel code all the same)
+guest_ko=(tools/guest/*/*.c)
+c_files=("${headers[@]}" "${lib_c[@]}" "${kunit_ch[@]}" "${drivers_ch[@]}" "${guest_ko[@]}")
 
 LOG=$REPO/build/lint-logs
 mkdir -p "$LOG"

@@ -242,7 +242,6 @@ struct TsnepState {
 
     uint32_t int_enable;
     uint32_t int_active;
-    uint32_t int_pending;       /* events that came while disabled */
     uint32_t int_delay[2];
     uint32_t ecm_status;
     uint32_t md_status;
@@ -309,13 +308,16 @@ static void tsnep_clock_rate_write(TsnepState *s, uint32_t val, uint32_t mask)
 }
 
 /*
- * Interrupts.  ECM_INT_ACTIVE latches events until the driver writes them
- * to ECM_INT_ACKNOWLEDGE; an enabled event sends its MSI-X vector at once.
- * The driver masks a queue with ECM_INT_ENABLE | ECM_INT_DISABLE in its
- * handler and enables it again after NAPI; events that came in between
- * are pending and send the vector when enabled.  Vector 0's handler
- * acknowledges (which also clears pending), the txrx-n handlers never do,
- * so sending a vector clears its pending events.
+ * Interrupts.  An event is latched in ECM_INT_ACTIVE, and sends its
+ * MSI-X vector, only while it is enabled; ECM_INT_ACTIVE reads the
+ * latched events that are still enabled, and ECM_INT_ACKNOWLEDGE clears
+ * them.  What comes while an event is disabled is not kept: the driver
+ * says so (tsnep_poll() checks its rings after enabling a queue again,
+ * for frames that came while it was masked), and relies on it
+ * (tsnep_netdev_open() enables ECM_INT_LINK before the PHY is connected,
+ * tsnep_netdev_close() disables it before the PHY goes, and tsnep_irq()
+ * hands any ECM_INT_LINK it reads to the netdev's PHY).  Vector 0
+ * carries ECM_INT_LINK and queue 0, vector n queue n.
  */
 static uint32_t tsnep_int_vector_bits(unsigned vector)
 {
@@ -325,25 +327,17 @@ static uint32_t tsnep_int_vector_bits(unsigned vector)
     return vector ? bits : bits | ECM_INT_LINK;
 }
 
-static void tsnep_int_notify(TsnepState *s, uint32_t bits)
+static void tsnep_int_raise(TsnepState *s, uint32_t bits)
 {
     unsigned v;
 
+    bits &= s->int_enable;
+    s->int_active |= bits;
     for (v = 0; v < s->num_queues; v++) {
-        uint32_t vbits = tsnep_int_vector_bits(v);
-
-        if (bits & vbits) {
-            s->int_pending &= ~vbits;
+        if (bits & tsnep_int_vector_bits(v)) {
             msix_notify(PCI_DEVICE(s), v);
         }
     }
-}
-
-static void tsnep_int_raise(TsnepState *s, uint32_t bits)
-{
-    s->int_active |= bits;
-    s->int_pending |= bits & ~s->int_enable;
-    tsnep_int_notify(s, bits & s->int_enable);
 }
 
 static void tsnep_int_enable_write(TsnepState *s, uint32_t val)
@@ -352,16 +346,14 @@ static void tsnep_int_enable_write(TsnepState *s, uint32_t val)
 
     if (val & ECM_INT_DISABLE) {
         s->int_enable &= ~bits;
-        return;
+    } else {
+        s->int_enable |= bits;
     }
-    s->int_enable |= bits;
-    tsnep_int_notify(s, s->int_pending & bits);
 }
 
 static void tsnep_int_acknowledge(TsnepState *s, uint32_t val)
 {
     s->int_active &= ~val;
-    s->int_pending &= ~val;
 }
 
 /* DMA helpers; failures are guest errors and set the queue's error bit */
@@ -913,7 +905,6 @@ static void tsnep_ecm_reset_write(TsnepState *s, uint32_t val)
     if (val & ECM_RESET_COMMON) {
         s->int_enable = 0;
         s->int_active = 0;
-        s->int_pending = 0;
     }
 }
 
@@ -1028,7 +1019,7 @@ static bool tsnep_ecm_read(TsnepState *s, hwaddr off, uint32_t *val)
         *val = s->int_enable;
         return true;
     case ECM_INT_ACTIVE:
-        *val = s->int_active;
+        *val = s->int_active & s->int_enable;
         return true;
     case ECM_RESET:
     case ECM_STAT:                      /* no PHY errors */
@@ -1175,7 +1166,6 @@ static void tsnep_reset_hold(Object *obj, ResetType type)
 
     s->int_enable = 0;
     s->int_active = 0;
-    s->int_pending = 0;
     memset(s->int_delay, 0, sizeof(s->int_delay));
     s->ecm_status = ECM_NO_LINK;
     s->md_status = 0;
