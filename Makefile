@@ -188,11 +188,18 @@ xskxceiver: stage
 	@$(MAKE) --no-print-directory -s -C $(REPO)/tools/xskxceiver \
 		KSRC=$(KSRC) O=$(BUILD)/xskxceiver
 
-# QEMU with the tsnep model, for the tsnep guest jobs (XSKZC_NIC=tsnep).
+# QEMU with the tsnep model, for the tsnep guest jobs (XSKZC_NIC=tsnep),
+# then the model's own tests (tools/qemu/tsnep-test.py: qtest, no guest,
+# a few seconds): its failures and "tsnep-test: N passed, N failed"; all
+# of its lines in build/qemu/tsnep-test.log.
 qemu-tsnep: guest-deps
 	@$(DEPS) $(PKGS_QEMU)
 	@$(QEMU_DEPS) --build
 	@$(REPO)/tools/qemu/build.sh >/dev/null
+	@python3 -B $(REPO)/tools/qemu/tsnep-test.py \
+		$(BUILD)/qemu/src/build/qemu-system-x86_64 \
+		> $(BUILD)/qemu/tsnep-test.log; rc=$$?; \
+		grep -v '^ok ' $(BUILD)/qemu/tsnep-test.log; exit $$rc
 
 # The guest's test-only PCI shim for that model, a module of the guest
 # kernel, built in build/tsnep-shim.
