@@ -559,8 +559,35 @@ class Device:
         return seen
 
 
-class TxRing:
+class Ring:
+    """What the driver's struct tsnep_tx and struct tsnep_rx share: the
+    ring base write and the owner counter state of tsnep_tx_init() and
+    tsnep_rx_init(), and tsnep_*_desc_available().  DESC_ADDR_LOW and
+    DESC_ADDR_HIGH are the queue's TX or RX ring base registers."""
+
+    DESC_ADDR_LOW = DESC_ADDR_HIGH = None
+
+    def init(self):
+        dma = self.slot[0] | TSNEP_RESET_OWNER_COUNTER
+        self.dev.wr(self.addr + self.DESC_ADDR_LOW, dma & 0xffffffff)
+        self.dev.wr(self.addr + self.DESC_ADDR_HIGH, dma >> 32)
+        self.write = 0
+        self.read = 0
+        self.owner_counter = 1
+        self.increment_owner_counter = TSNEP_RING_SIZE - 1
+        self.history = [1]              # owner counter values, in order
+
+    def available(self):
+        if self.read <= self.write:
+            return TSNEP_RING_SIZE - self.write + self.read - 1
+        return self.read - self.write - 1
+
+
+class TxRing(Ring):
     """The driver's struct tsnep_tx of one queue."""
+
+    DESC_ADDR_LOW = TSNEP_TX_DESC_ADDR_LOW
+    DESC_ADDR_HIGH = TSNEP_TX_DESC_ADDR_HIGH
 
     def __init__(self, dev, q=0):
         self.dev = dev
@@ -573,21 +600,6 @@ class TxRing:
         self.skb = [False] * TSNEP_RING_SIZE
         self.count = [1] * TSNEP_RING_SIZE      # descriptors of the frame
         self.init()
-
-    def init(self):                     # tsnep_tx_init()
-        dma = self.slot[0] | TSNEP_RESET_OWNER_COUNTER
-        self.dev.wr(self.addr + TSNEP_TX_DESC_ADDR_LOW, dma & 0xffffffff)
-        self.dev.wr(self.addr + TSNEP_TX_DESC_ADDR_HIGH, dma >> 32)
-        self.write = 0
-        self.read = 0
-        self.owner_counter = 1
-        self.increment_owner_counter = TSNEP_RING_SIZE - 1
-        self.history = [1]              # owner counter values, in order
-
-    def available(self):                # tsnep_tx_desc_available()
-        if self.read <= self.write:
-            return TSNEP_RING_SIZE - self.write + self.read - 1
-        return self.read - self.write - 1
 
     def activate(self, index, length, last, frag_len, inline, tstamp):
         """tsnep_tx_activate()"""
@@ -698,8 +710,11 @@ class RxFrame:
         self.seq = frame_seq(self.data)
 
 
-class RxRing:
+class RxRing(Ring):
     """The driver's struct tsnep_rx of one queue, page pool included."""
+
+    DESC_ADDR_LOW = TSNEP_RX_DESC_ADDR_LOW
+    DESC_ADDR_HIGH = TSNEP_RX_DESC_ADDR_HIGH
 
     def __init__(self, dev, q=0, buf_len=TSNEP_MAX_RX_BUF_SIZE):
         self.dev = dev
@@ -711,21 +726,6 @@ class RxRing:
         self.page = [None] * TSNEP_RING_SIZE
         self.props = [0] * TSNEP_RING_SIZE
         self.init()
-
-    def init(self):                     # tsnep_rx_init()
-        dma = self.slot[0] | TSNEP_RESET_OWNER_COUNTER
-        self.dev.wr(self.addr + TSNEP_RX_DESC_ADDR_LOW, dma & 0xffffffff)
-        self.dev.wr(self.addr + TSNEP_RX_DESC_ADDR_HIGH, dma >> 32)
-        self.write = 0
-        self.read = 0
-        self.owner_counter = 1
-        self.increment_owner_counter = TSNEP_RING_SIZE - 1
-        self.history = [1]              # owner counter values, in order
-
-    def available(self):                # tsnep_rx_desc_available()
-        if self.read <= self.write:
-            return TSNEP_RING_SIZE - self.write + self.read - 1
-        return self.read - self.write - 1
 
     def buffer(self, index):
         return self.page[index] + TSNEP_RX_OFFSET
