@@ -99,7 +99,8 @@ help:
 	@echo '             indirect-call check (x86_64 and arm64 builds, build/lint-*)'
 	@echo '  e2e        boot the QEMU guest (two igb NICs) and run the AF_XDP'
 	@echo '             end-to-end tests (tools/guest/e2e.sh, igb-zc.sh, then'
-	@echo '             the kernel'"'"'s xskxceiver suite: xskxceiver.sh)'
+	@echo '             the kernel'"'"'s xskxceiver suite: xskxceiver.sh), then'
+	@echo '             e2e.sh on two tsnep NICs of the project'"'"'s QEMU model'
 	@echo '  bench      AF_XDP benchmarks in the guest: table, build/bench/'
 	@echo '             results.csv and results.png'
 	@echo '  series     the project as a git format-patch series against the'
@@ -124,6 +125,9 @@ help:
 	@echo '  xskxceiver build the kernel'"'"'s xskxceiver from build/linux'
 	@echo '             (build/xskxceiver)'
 	@echo '  guest-boot boot the guest and show its NICs'
+	@echo '  qemu-tsnep build QEMU with the tsnep model (tools/qemu, build/qemu)'
+	@echo '             and run the model'"'"'s tests (tools/qemu/tsnep-test.py)'
+	@echo '  tsnep-shim build the guest'"'"'s tsnep PCI shim module (build/tsnep-shim)'
 	@echo '  deps       install the Debian packages the harness needs'
 	@echo '  clean      remove build outputs (keeps build/base and build/ccache)'
 	@echo '  distclean  remove build/ entirely'
@@ -308,7 +312,8 @@ clean:
 		$(BUILD)/.stage.* $(BUILD)/guest-x86_64 $(BUILD)/guest-run \
 		$(BUILD)/guest-x86_64-debug \
 		$(BUILD)/xsk-bench $(BUILD)/bench $(BUILD)/series \
-		$(BUILD)/series-work $(BUILD)/series-check
+		$(BUILD)/series-work $(BUILD)/series-check $(BUILD)/tsnep-shim \
+		$(BUILD)/qemu/src/build
 
 distclean:
 	rm -rf $(BUILD)
