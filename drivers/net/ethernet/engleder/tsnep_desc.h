@@ -194,12 +194,16 @@ static inline void tsnep_rx_zc_fill(struct xsk_zc_rx_ring *zrx, u32 idx,
 	tsnep_rx_activate(rx, idx);
 }
 
+/* Hands the descriptors before @ntu to the device, without a doorbell */
+static inline void tsnep_rx_zc_post(struct xsk_zc_rx_ring *zrx, u32 ntu)
+{
+	container_of(zrx, struct tsnep_rx, zrx)->write = ntu;
+}
+
 static inline void tsnep_rx_zc_kick(struct xsk_zc_rx_ring *zrx, u32 ntu)
 {
-	struct tsnep_rx *rx = container_of(zrx, struct tsnep_rx, zrx);
-
-	rx->write = ntu;
-	tsnep_rx_enable(rx);
+	tsnep_rx_zc_post(zrx, ntu);
+	tsnep_rx_enable(container_of(zrx, struct tsnep_rx, zrx));
 }
 
 static inline void tsnep_rx_zc_populate(struct xsk_zc_rx_ring *zrx,
