@@ -577,6 +577,19 @@ class Ring:
         self.increment_owner_counter = TSNEP_RING_SIZE - 1
         self.history = [1]              # owner counter values, in order
 
+    def owner(self, index):
+        """The owner counter bits for the descriptor at index, stepped
+        where tsnep_tx_activate() and tsnep_rx_activate() step it."""
+        if index == self.increment_owner_counter:
+            self.owner_counter += 1
+            if self.owner_counter == 4:
+                self.owner_counter = 1
+            self.history.append(self.owner_counter)
+            self.increment_owner_counter -= 1
+            if self.increment_owner_counter < 0:
+                self.increment_owner_counter = TSNEP_RING_SIZE - 1
+        return self.owner_counter << TSNEP_DESC_OWNER_COUNTER_SHIFT
+
     def available(self):
         if self.read <= self.write:
             return TSNEP_RING_SIZE - self.write + self.read - 1
@@ -612,15 +625,7 @@ class TxRing(Ring):
             self.user_flag[index] = not self.user_flag[index]
         if last:
             props |= TSNEP_TX_DESC_LAST_FRAGMENT_FLAG
-        if index == self.increment_owner_counter:
-            self.owner_counter += 1
-            if self.owner_counter == 4:
-                self.owner_counter = 1
-            self.history.append(self.owner_counter)
-            self.increment_owner_counter -= 1
-            if self.increment_owner_counter < 0:
-                self.increment_owner_counter = TSNEP_RING_SIZE - 1
-        props |= self.owner_counter << TSNEP_DESC_OWNER_COUNTER_SHIFT
+        props |= self.owner(index)
         if self.user_flag[index]:
             props |= TSNEP_TX_DESC_OWNER_USER_FLAG
         slot = self.slot[index]
@@ -733,15 +738,7 @@ class RxRing(Ring):
     def activate(self, index):          # tsnep_rx_activate()
         props = self.buf_len & TSNEP_DESC_LENGTH_MASK
         props |= TSNEP_DESC_INTERRUPT_FLAG
-        if index == self.increment_owner_counter:
-            self.owner_counter += 1
-            if self.owner_counter == 4:
-                self.owner_counter = 1
-            self.history.append(self.owner_counter)
-            self.increment_owner_counter -= 1
-            if self.increment_owner_counter < 0:
-                self.increment_owner_counter = TSNEP_RING_SIZE - 1
-        props |= self.owner_counter << TSNEP_DESC_OWNER_COUNTER_SHIFT
+        props |= self.owner(index)
         self.props[index] = props
         self.qt.writel(self.slot[index] + DESC_PROPERTIES, props)
 
