@@ -400,7 +400,7 @@ run() {
 	fi
 	# For run.sh, if the guest dies in this test; the dmesg check is
 	# the last test.
-	printf 'FAIL %s: the guest died or ran out of time in this test (build/guest-run/e2e/console.log)\ne2e: %d passed, %d failed, %d skipped\n' \
+	printf 'FAIL %s: the guest died or ran out of time in this test (console.log beside this output.log)\ne2e: %d passed, %d failed, %d skipped\n' \
 		"$T" $PASS $((FAIL + 1)) $((SKIP + TOTAL - DONE + 1)) \
 		> "$RESULTS/on-crash.txt"
 	new_stream
