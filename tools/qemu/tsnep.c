@@ -222,16 +222,6 @@ typedef struct TsnepPhy {
     bool link;                  /* what BMSR reports */
 } TsnepPhy;
 
-/* for tests, not visible to the guest */
-typedef struct TsnepCounters {
-    uint64_t tx_frames;         /* sent, or looped back by the PHY */
-    uint64_t tx_dropped;        /* too long or no link */
-    uint64_t rx_frames;
-    uint64_t rx_filtered;
-    uint64_t rx_no_desc;
-    uint64_t rx_too_small;
-} TsnepCounters;
-
 struct TsnepState {
     PCIDevice parent_obj;
 
@@ -256,7 +246,6 @@ struct TsnepState {
 
     TsnepPhy phy;
     TsnepQueue queue[TSNEP_MAX_QUEUES];
-    TsnepCounters cnt;
     uint8_t tx_buf[TSNEP_MAX_FRAME_LEN];
 };
 
@@ -637,7 +626,6 @@ static ssize_t tsnep_rx_frame(TsnepState *s, const uint8_t *buf, size_t len,
         return len;
     }
     if (!tsnep_rx_accept(s, buf)) {
-        s->cnt.rx_filtered++;
         return len;
     }
     qi = tsnep_rx_queue(s, buf);
@@ -647,14 +635,12 @@ static ssize_t tsnep_rx_frame(TsnepState *s, const uint8_t *buf, size_t len,
             return 0;
         }
         tsnep_rx_stat_inc(q, TSNEP_STAT_NO_DESC);
-        s->cnt.rx_no_desc++;
         return len;
     }
 
     total = TSNEP_RX_INLINE_SIZE + len + ETH_FCS_LEN;
     if (total > (d.properties & TSNEP_RX_DESC_BUFFER_SIZE_MASK)) {
         tsnep_rx_stat_inc(q, TSNEP_STAT_BUFFER_TOO_SMALL);
-        s->cnt.rx_too_small++;
         return len;
     }
     stq_le_p(meta, tsnep_counter());
@@ -671,7 +657,6 @@ static ssize_t tsnep_rx_frame(TsnepState *s, const uint8_t *buf, size_t len,
     tsnep_ring_take(&q->rx, &d);
     tsnep_wb_write(s, q, slot, (d.properties & TSNEP_DESC_OWNER_COUNTER_MASK) |
                    total, err);
-    s->cnt.rx_frames++;
     if (d.properties & TSNEP_DESC_INTERRUPT_FLAG) {
         tsnep_int_raise(s, ECM_INT_RX_0 << (ECM_INT_TXRX_SHIFT * qi));
     }
@@ -750,10 +735,8 @@ static bool tsnep_tx_deliver(TsnepState *s, size_t len)
     } else if (s->phy.link) {
         qemu_send_packet(qemu_get_queue(s->nic), s->tx_buf, len);
     } else {
-        s->cnt.tx_dropped++;
         return false;
     }
-    s->cnt.tx_frames++;
     return true;
 }
 
@@ -814,7 +797,6 @@ static TsnepTxResult tsnep_tx_frame(TsnepState *s, TsnepQueue *q,
     if (too_long) {
         qemu_log_mask(LOG_GUEST_ERROR, "tsnep: TX frame of %zu bytes "
                       "dropped\n", len);
-        s->cnt.tx_dropped++;
     } else {
         no_link = !tsnep_tx_deliver(s, len);
     }
