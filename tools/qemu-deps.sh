@@ -81,13 +81,13 @@ fi
 
 BUILD_PKGS=()
 if [ "${1:-}" = --build ]; then
-	for p in meson python3-pycotap; do
-		v=$(dpkg-query -W -f='${db:Status-Status} ${Version}' $p 2>/dev/null || true)
-		case "$p $v" in
-		"meson installed "1.[5-9]* | "meson installed "[2-9]*) ;;
-		"python3-pycotap installed "*) ;;
-		*) BUILD_PKGS+=($p) ;;
-		esac
+	# "PACKAGE MIN_VERSION", 0 for any
+	for pv in "meson 1.5" "python3-pycotap 0"; do
+		read -r p min <<< "$pv"
+		st=$(dpkg-query -W -f='${db:Status-Status}' "$p" 2>/dev/null || true)
+		v=$(dpkg-query -W -f='${Version}' "$p" 2>/dev/null || true)
+		[ "$st" = installed ] && dpkg --compare-versions "$v" ge "$min" ||
+			BUILD_PKGS+=("$p")
 	done
 fi
 

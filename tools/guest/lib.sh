@@ -3,8 +3,9 @@
 # tools/guest/lib.sh - sourced by the guest jobs (e2e.sh, bench.sh).
 #
 # The guest has two NICs on one QEMU hub: igb, or tsnep with
-# XSKZC_NIC=tsnep (run.sh). guest_setup() names them nica (MAC ...:0a, root namespace, 192.0.2.1) and nicb (MAC ...:0b,
-# network namespace nsb, 192.0.2.2), so that the stack between them
+# XSKZC_NIC=tsnep (run.sh). guest_setup() names them nica (MAC ...:0a,
+# root namespace, 192.0.2.1) and nicb (MAC ...:0b, network namespace
+# nsb, 192.0.2.2), so that the stack between them
 # really crosses the wire. Run anything on nicb through onB.
 # The addresses are from TEST-NET-1; the hub has no way out of QEMU.
 
