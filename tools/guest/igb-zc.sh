@@ -248,20 +248,8 @@ s_reopen() {	# s_reopen TIMES
 # --- XDP_PASS copies keep the descriptor's metadata ---------------------
 # Receives on nicb with PACKET_AUXDATA and SO_TIMESTAMPING while ZC
 # sockets without a program hold both its queues: every frame is an
-# XDP_PASS copy. Prints one line per frame: csum_valid vlan hwts.
-rxmeta() { onB python3 "$LOGS/rxmeta.py" "$@"; }	# rxmeta COUNT ETHERTYPE
-# rx_start FILE COUNT ETHERTYPE: rxmeta in the background (pid R), once
-# its socket is open
-rx_start() {
-	local f=$1 n=200
-	shift
-	rxmeta "$@" > "$f" 2>&1 &
-	R=$!
-	while [ $n -gt 0 ] && ! grep -q listening "$f"; do
-		sleep 0.1
-		n=$((n - 1))
-	done
-}
+# XDP_PASS copy (rx_start and the other helpers: lib.sh).
+
 # send_udp COUNT: COUNT UDP datagrams of 100 bytes from nica to nicb,
 # 0.1 s apart, one destination port each (9000 on)
 send_udp() {
@@ -272,73 +260,6 @@ for i in range($1):
     s.sendto(b'x' * 100, ('$IP_B', 9000 + i)); time.sleep(0.1)
 "
 }
-cat > "$LOGS/rxmeta.py" <<'EOF'
-import socket, struct, sys, select, fcntl
-count, etype = int(sys.argv[1]), int(sys.argv[2], 0)
-SOL_PACKET, PACKET_AUXDATA = 263, 8
-SO_TIMESTAMPING = 37
-s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, socket.htons(etype))
-s.bind(("nicb", 0))
-s.setsockopt(SOL_PACKET, PACKET_AUXDATA, 1)
-# RX_HARDWARE | RAW_HARDWARE
-s.setsockopt(socket.SOL_SOCKET, SO_TIMESTAMPING, (1 << 2) | (1 << 6))
-print("listening", flush=True)
-got = 0
-while got < count:
-    r, _, _ = select.select([s], [], [], 8)
-    if not r:
-        break
-    data, anc, flags, addr = s.recvmsg(4096, 1024)
-    if addr[2] == socket.PACKET_OUTGOING:
-        continue
-    csum = vlan = 0
-    hwts = 0.0
-    for lvl, typ, d in anc:
-        if lvl == SOL_PACKET and typ == PACKET_AUXDATA:
-            st, ln, sn, mac, net, tci, tpid = struct.unpack("IIIHHHH", d[:20])
-            csum = 1 if st & (1 << 7) else 0
-            vlan = tci if st & (1 << 4) else 0
-        if lvl == socket.SOL_SOCKET and typ == SO_TIMESTAMPING:
-            t = struct.unpack("qqqqqq", d[:48])
-            hwts = t[4] + t[5] / 1e9
-    print("frame len=%d csum_valid=%d vlan=%d hwts=%.9f" % (len(data), csum, vlan, hwts))
-    sys.stdout.flush()
-    got += 1
-EOF
-
-# hwtstamp IFACE RX_FILTER: SIOCSHWTSTAMP, prints the filter it got
-hwtstamp() { python3 "$LOGS/hwtstamp.py" "$@"; }
-cat > "$LOGS/hwtstamp.py" <<'EOF'
-import socket, struct, sys, fcntl
-ifc, filt = sys.argv[1], int(sys.argv[2])
-s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-cfg = bytearray(struct.pack("iii", 0, 0, filt))
-import ctypes
-cbuf = ctypes.create_string_buffer(bytes(cfg))
-ifr = struct.pack("16sP", ifc.encode(), ctypes.addressof(cbuf))
-try:
-    fcntl.ioctl(s, 0x89b0, ifr)
-    print("hwtstamp %s rx_filter=%d" % (ifc, struct.unpack("iii", cbuf.raw[:12])[2]))
-except OSError as e:
-    print("hwtstamp %s: %s" % (ifc, e))
-EOF
-
-# ptp_send COUNT GAP: PTPv2 Sync frames (ethertype 0x88f7) from nica
-ptp_send() { python3 "$LOGS/ptp_send.py" "$@"; }
-cat > "$LOGS/ptp_send.py" <<'EOF'
-import socket, struct, sys, time
-count, gap = int(sys.argv[1]), float(sys.argv[2])
-s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW)
-s.bind(("nica", 0))
-dst = bytes.fromhex("52540012340b")
-src = bytes.fromhex("52540012340a")
-for i in range(count):
-    # messageType 0 (Sync), versionPTP 2, length 44, sequenceId i
-    ptp = struct.pack("!BBHBBHQIHHHBB", 0x00, 0x02, 44, 0, 0, 0, 0, 0, 0, 0, i, 0, 0)
-    ptp = ptp + bytes(44 - len(ptp))
-    s.send(dst + src + struct.pack("!H", 0x88f7) + ptp + bytes(16))
-    time.sleep(gap)
-EOF
 
 s_meta() {
 	local out n ok
@@ -388,7 +309,7 @@ for i in range(6):
 	[ "$n" -ge 3 ] && pass "meta: $n VLAN 5 frames with their tag" ||
 		fail "meta: VLAN: $(grep '^frame' "$LOGS/meta-vlan.txt" | head -2 | tr '\n' ' ')"
 	# hardware RX timestamps: PTPv2 over L2 on 82576 (register latch)
-	out=$(onB python3 "$LOGS/hwtstamp.py" $NICB 12)
+	out=$(hwtstamp 12)
 	info "meta: $out (12 = PTP_V2_L2_EVENT)"
 	rx_start "$LOGS/meta-ptp.txt" 6 0x88f7
 	ptp_send 6 0.3
@@ -422,7 +343,7 @@ for i in range(6):
 	ip netns exec $NSB "$XSKB" rxdrop -m zc -q 0 -d 60 -Q -i $NICB > "$LOGS/meta-redir.log" 2>&1 &
 	P0=$!
 	wait_ready "$LOGS/meta-redir.log"
-	rxmeta 1 0x88f7 > /dev/null 2>&1 &	# nothing: all redirected
+	onB python3 "$PY/rxmeta.py" $NICB 1 0x88f7 > /dev/null 2>&1 &	# nothing: all redirected
 	R=$!
 	ptp_send 1 0.1
 	wait $R

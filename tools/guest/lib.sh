@@ -149,3 +149,28 @@ wait_down() {
 	done
 	return 1
 }
+
+# --- frame metadata as the stack sees it (tools/guest/py) ---------------
+PY=$XSKZC_REPO/tools/guest/py
+
+# rx_start FILE COUNT ETHERTYPE: receive COUNT frames of ETHERTYPE on
+# nicb with rxmeta.py (one "frame ... hwts=" line each) in the
+# background, pid in R, once its socket is open.
+rx_start() {
+	local f=$1 n=200
+	shift
+	onB python3 "$PY/rxmeta.py" $NICB "$@" > "$f" 2>&1 &
+	R=$!
+	while [ $n -gt 0 ] && ! grep -q listening "$f"; do
+		sleep 0.1
+		n=$((n - 1))
+	done
+}
+
+# hwtstamp RX_FILTER: set nicb's hardware RX timestamp filter, print the
+# one the driver took ("hwtstamp nicb rx_filter=N") or the error.
+hwtstamp() { onB python3 "$PY/hwtstamp.py" $NICB "$1"; }
+
+# ptp_send COUNT GAP: PTPv2 Sync frames (EtherType 0x88f7) from nica to
+# nicb, GAP s apart.
+ptp_send() { python3 "$PY/ptp-send.py" $NICA $MAC_B "$@"; }
