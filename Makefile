@@ -47,7 +47,7 @@ IGBZC_SCENARIOS	?= meta,bufsz,resize,counters,qstats,reinit,reopen-1,reopen--1
 # e2e's tests on two tsnep NICs (the project's QEMU model): all that
 # apply to a platform NIC without SR-IOV, runtime PM or igb's fault
 # injection.
-TSNEP_E2E	?= zc-bind,zc-rxdrop,zc-txonly,zc-l2fwd,zc-l2fwd-no-loss,zc-xdp-tx,copy-mode,stack-ping,teardown,ifdown-ifup,xdp-remove,bad-queue,bad-frame-size,zc-no-prog,bad-mtu-bound,zc-rx-no-wakeup,zc-tx-no-wakeup,ring-resize-bound,mtu-fits-bound,prog-swap-bound,link-flap-zc-tx,link-flap-zc-rx
+TSNEP_E2E	?= zc-bind,zc-rxdrop,zc-txonly,zc-l2fwd,zc-l2fwd-no-loss,zc-xdp-tx,copy-mode,stack-ping,teardown,ifdown-ifup,xdp-remove,bad-queue,bad-frame-size,zc-no-prog,bad-mtu-bound,zc-rx-no-wakeup,zc-tx-no-wakeup,ring-resize-bound,mtu-fits-bound,prog-swap-bound,link-flap-zc-tx,link-flap-zc-rx,zc-pass-hwts,zc-fill-empty
 # The xskxceiver job of "make e2e": the modes of tools/guest/xskxceiver.sh
 # (~MODE: reported, not gated).
 XSKX_TIMEOUT	?= 1500
@@ -57,6 +57,8 @@ XSKX_MODES	?= drv,zc,zc-bp
 BENCH_REPS	?= 3
 BENCH_SECS	?= 10
 BENCH_ONLY	?=
+# The NICs bench measures, one guest run and one table each.
+BENCH_NICS	?= igb tsnep
 comma		:= ,
 space		:= $(subst ,, )
 # The debug guest (KASAN, lockdep, kmemleak...: build/guest-x86_64-debug)
@@ -287,11 +289,13 @@ txhang-debug: guest-debug xsk-bench guest-deps
 	@XSKZC_KERNEL=$(DEBUG_KERNEL) XSKZC_MEM=$(DEBUG_MEM) \
 	$(GUEST_RUN) stress $(TXHANG_TIMEOUT) txhang,$(TXHANG_ROUNDS),$(TXHANG_SECS)
 
-bench: guest xsk-bench guest-deps
+bench: guest xsk-bench guest-deps $(if $(filter tsnep,$(BENCH_NICS)),qemu-tsnep tsnep-shim)
 	@$(DEPS) $(PKGS_BENCH)
-	@$(GUEST_RUN) bench $(BENCH_TIMEOUT) \
-		$(BENCH_REPS),$(BENCH_SECS)$(if $(BENCH_ONLY),$(comma)$(subst $(space),$(comma),$(strip $(BENCH_ONLY))))
-	@$(REPO)/tools/bench-report.sh
+	@rc=0; for nic in $(BENCH_NICS); do \
+		XSKZC_NIC=$$nic $(GUEST_RUN) bench $(BENCH_TIMEOUT) \
+			$(BENCH_REPS),$(BENCH_SECS)$(if $(BENCH_ONLY),$(comma)$(subst $(space),$(comma),$(strip $(BENCH_ONLY)))) || rc=1; \
+		$(REPO)/tools/bench-report.sh $$nic || rc=1; \
+	done; exit $$rc
 
 # All run even if one fails; the result fails if any does. A guest job
 # that passed before with the same inputs is not booted again

@@ -1,8 +1,10 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
 #
-# tools/bench-report.sh [POINTS_CSV] - turn the guest's bench points
-# (build/guest-run/bench/points.csv: benchmark,size,mode,kpps,note) into
+# tools/bench-report.sh [NIC [POINTS_CSV]] - turn the guest's bench points
+# of NIC (igb, the default, or tsnep: build/guest-run/bench/points.csv or
+# build/guest-run/bench-tsnep/points.csv; benchmark,size,mode,kpps,note)
+# into, with -NIC after "results" for a NIC other than igb:
 #   build/bench/results.csv  benchmark,size,mode,kpps (kpps empty for a
 #                            point that failed)
 #   build/bench/results.txt  the table printed here: Kpps per mode and
@@ -13,7 +15,13 @@
 set -euo pipefail
 
 REPO=$(cd "$(dirname "$0")/.." && pwd)
-IN=${1:-$REPO/build/guest-run/bench/points.csv}
+NIC=${1:-igb}
+case $NIC in
+igb) SUF= TITLE="QEMU igb (82576)" ;;
+tsnep) SUF=-tsnep TITLE="the project's QEMU tsnep model" ;;
+*) echo "bench-report: NIC $NIC: igb or tsnep" >&2; exit 2 ;;
+esac
+IN=${2:-$REPO/build/guest-run/bench$SUF/points.csv}
 OUT=$REPO/build/bench
 META=$(dirname "$IN")/meta.txt
 
@@ -24,11 +32,11 @@ mkdir -p "$OUT"
 {
 	echo "benchmark,size,mode,kpps"
 	tail -n +2 "$IN" | cut -d, -f1-4
-} > "$OUT/results.csv"
+} > "$OUT/results$SUF.csv"
 
 # The table.
-awk -F, -v meta="$( [ -f "$META" ] && cat "$META" )" '
-NR == 1 { next }
+awk -F, -v meta="$( [ -f "$META" ] && cat "$META" )" -v title="$TITLE" '
+NR == 1 { print "AF_XDP on " title ":"; next }
 {
 	key = $1 "," $2
 	if (!(key in seen)) { seen[key] = 1; order[++n] = key }
@@ -58,11 +66,11 @@ END {
 		printf "%-8s %5s  native XDP_DROP ceiling: %s Kpps\n", "xdp-drop", p[2], cell(k, "xdp-drop")
 	}
 	print "(Kpps, median of the intervals; " meta ")"
-}' "$IN" | tee "$OUT/results.txt"
+}' "$IN" | tee "$OUT/results$SUF.txt"
 
 # The chart.
 "$REPO/tools/deps.sh" gnuplot-nox
-DAT=$OUT/results.dat
+DAT=$OUT/results$SUF.dat
 awk -F, '
 NR == 1 { next }
 {
@@ -84,8 +92,8 @@ END {
 
 gnuplot <<EOF
 set terminal pngcairo size 1100,600 noenhanced font "sans,10"
-set output "$OUT/results.png"
-set title "AF_XDP on QEMU igb (82576), TCG, 2 vCPUs: Kpps by mode"
+set output "$OUT/results$SUF.png"
+set title "AF_XDP on $TITLE, TCG, 2 vCPUs: Kpps by mode"
 set datafile missing "-"
 set style data histogram
 set style histogram cluster gap 1
@@ -101,4 +109,4 @@ plot "$DAT" using 2:xtic(1) title "skb", \
      "" using 4 title "zc", \
      "" using 5 title "native XDP_DROP"
 EOF
-echo "bench: wrote build/bench/results.csv, results.txt, results.png"
+echo "bench: $NIC: wrote build/bench/results$SUF.csv, results$SUF.txt, results$SUF.png"

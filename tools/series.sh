@@ -315,11 +315,12 @@ results() {
 }
 
 bench() {
-	local f=$BUILD/bench/results.txt
+	local f=$BUILD/bench/results.txt t=$BUILD/bench/results-tsnep.txt
 	if [ -s "$f" ]; then
-		echo "Benchmarks (make bench, QEMU igb model under TCG, $(mtime "$f")):"
+		echo "Benchmarks (make bench, QEMU under TCG, $(mtime "$f")):"
 		echo
 		sed 's/^/  /' "$f"
+		[ ! -s "$t" ] || { echo; sed 's/^/  /' "$t"; }
 	else
 		echo "Benchmarks: none was run (no build/bench/results.txt; make bench)."
 	fi

@@ -4,7 +4,8 @@
 # tools/guest/bench.sh [REPS] [SECS] [BENCH...] - guest job for "make
 # bench".
 #
-# Measures, on the igb NICs of the guest, every point of
+# Measures, on the guest's two NICs (igb, or tsnep with XSKZC_NIC=tsnep),
+# every point of
 #   rxdrop | txonly | l2fwd  x  skb | copy | zc  x  64 | 1500 bytes
 # plus XDP_TX forwarding (xdptx) in copy and zc mode and the native
 # XDP_DROP ceiling at both sizes. Each point is REPS

@@ -1064,6 +1064,103 @@ t_link_flap_zc_rx() {
 	WHY="resets $nres, tx_timeout +$ntmo; rx $r0 at link-up -> $(field rx "$b")"
 }
 
+# hw_stamps FILE: the hardware timestamps of FILE's frames (rx_start),
+# one per line, 0.000000000 for a frame without one.
+hw_stamps() { sed -n 's/^frame .* hwts=\([0-9.]*\)$/\1/p' "$1"; }
+
+# stamps_own FILE COUNT GAP: FILE has COUNT frames, each with a hardware
+# timestamp of its own: none 0, each later than the one before by about
+# GAP s (a stamp read from another buffer or a stale one breaks this).
+stamps_own() {
+	local bad
+	bad=$(hw_stamps "$1" | awk -v n="$2" -v gap="$3" '
+		{ if ($1 == 0) z++; else if (NR > 1 && ($1 - p < gap / 2 || $1 - p > gap * 10)) o++; p = $1 }
+		END { if (NR != n || z || o) printf "%d of %d frames, %d without a stamp, %d out of step", NR, n, z, o }')
+	[ -z "$bad" ] && return 0
+	WHY="$bad: $(hw_stamps "$1" | tr '\n' ' ')"
+	return 1
+}
+
+# XDP_PASS copies of zero-copy frames keep the hardware RX timestamp of
+# their own descriptor (tsnep: the inline metadata in front of the
+# frame, in the XSK buffer). RX timestamps on nicb for every frame
+# (HWTSTAMP_FILTER_ALL, else PTPv2 L2 events), ZC sockets without an XDP
+# program on each of its queues: every frame is an XDP_PASS copy. The
+# same PTP frames first without ZC: a NIC that stamps none there is a
+# SKIP, not a ZC defect.
+t_zc_pass_hwts() {
+	local r
+	zc_pass_hwts
+	r=$?
+	hwtstamp 0 > /dev/null
+	return $r
+}
+
+zc_pass_hwts() {
+	local q p pids f
+	f=$(hwtstamp 1)
+	case $f in *rx_filter=1) ;; *) f=$(hwtstamp 12) ;; esac
+	case $f in
+	*rx_filter=[1-9]*) ;;
+	*) WHY="no RX timestamp filter taken: $f"; return 2 ;;
+	esac
+	rx_start "$LOGS/$T.stock.txt" 4 0x88f7
+	ptp_send 4 0.3
+	wait $R
+	if [ "$(hw_stamps "$LOGS/$T.stock.txt" | grep -vc '^0.000000000$')" = 0 ]; then
+		WHY="$f; without ZC no frame has a stamp either: the NIC stamps none ($(grep -c '^frame' "$LOGS/$T.stock.txt") frames)"
+		return 2
+	fi
+	stamps_own "$LOGS/$T.stock.txt" 4 0.3 || { WHY="without ZC: $WHY"; return 1; }
+	pids=
+	for q in $(onB ls /sys/class/net/$NICB/queues | sed -n 's/^rx-//p'); do
+		ip netns exec $NSB "$XSKB" rxdrop -m zc -X -q "$q" -d 60 -Q \
+			-i $NICB > "$LOGS/$T.q$q.log" 2>&1 &
+		p=$!
+		pids="$pids $p"
+		BPID=$pids
+		wait_ready "$LOGS/$T.q$q.log"
+		grep -q '^ready zerocopy=1' "$LOGS/$T.q$q.log" ||
+			{ WHY="queue $q: $(cat "$LOGS/$T.q$q.log" | head -2 | tr '\n' ' ')"; return 1; }
+	done
+	rx_start "$LOGS/$T.zc.txt" 6 0x88f7
+	ptp_send 6 0.3
+	wait $R
+	stamps_own "$LOGS/$T.zc.txt" 6 0.3 || { WHY="ZC: $WHY"; return 1; }
+	WHY="$f; 6/6 frames passed from the ZC rings with their own stamp ($(hw_stamps "$LOGS/$T.zc.txt" | head -2 | tr '\n' ' ')...)"
+}
+
+# An empty fill ring: a ZC socket of 64 frames that touches no ring
+# until told to (xsk-bench -G) gets the 64 frames it posted, then the
+# driver has no buffer: it drops what comes (tsnep keeps one descriptor
+# posted, recycling the buffer of the frame it drops: keep_one_posted)
+# and must overwrite no frame already on the socket's RX ring. Once the
+# socket refills, frames flow again.
+t_zc_fill_empty() {
+	local n=8000 go=$LOGS/$T.go d0 d1 s r
+	rm -f "$go"
+	bg_B rx rxdrop -m zc -n 64 -o 64 -S $STREAM -G "$go" -d 90 -W 3 -Q
+	bound_zc rx || return 1
+	d0=$(onB cat /sys/class/net/$NICB/statistics/rx_dropped)
+	bg_A tx txonly -m copy -D $MAC_B -S $STREAM -c $n -r 2000 -d 30 -Q
+	sleep 2
+	touch "$go"
+	wait $APID
+	wait $BPID
+	d1=$(onB cat /sys/class/net/$NICB/statistics/rx_dropped)
+	s=$(sum rx)
+	ok_bound "$s" 1 || return 1
+	grep -q '^go' "$LOGS/$T.rx.log" || { WHY="the socket never went"; return 1; }
+	[ "$(field tx "$(sum tx)")" = $n ] ||
+		{ WHY="sent $(field tx "$(sum tx)") of $n"; return 1; }
+	r=$(field rx "$s")
+	[ "$(field xsk_fill_empty "$s")" -gt 0 ] ||
+		{ WHY="the fill ring never ran empty (rx=$r)"; return 1; }
+	# 2 s of 4 held: at least a third of the stream after the go
+	clean_rx "$s" $((n / 3)) || return 1
+	WHY="rx=$r/$n lost=$(field lost "$s") xsk_fill_empty=$(field xsk_fill_empty "$s"); netdev rx_dropped +$((d1 - d0))"
+}
+
 # Runtime suspend with a ZC socket bound: with runtime PM allowed, igb
 # suspends the PCI device 5 s after the link goes (igb_runtime_suspend
 # closes it and frees its rings). The socket, idle until then, then kicks
@@ -1327,6 +1424,8 @@ all_tests() {
 	run prog-swap-bound t_prog_swap_bound
 	run link-flap-zc-tx t_link_flap_zc_tx
 	run link-flap-zc-rx t_link_flap_zc_rx
+	run zc-pass-hwts t_zc_pass_hwts
+	run zc-fill-empty t_zc_fill_empty
 	# These crash or wedge today's kernel: last.
 	run runtime-pm-bound t_runtime_pm_bound
 	run sriov-bound t_sriov_bound
