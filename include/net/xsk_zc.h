@@ -182,6 +182,14 @@ static __always_inline bool xsk_zc_rx_refill(struct xsk_zc_rx_ring *rx,
  * falls short it sets the RX need_wakeup flag at once: with no buffer
  * posted the NIC raises no interrupt, so the first poll may never come.
  *
+ * Only @hw's @fill and @kick are called, @kick once if anything was
+ * posted, and it runs while the queue may still be stopped (from
+ * ``ops->queue_start`` before the driver enables the queue, or from open).
+ * A driver whose RX doorbell also enables RX DMA passes a table of its own
+ * here whose @kick only publishes the descriptors, and enables RX where it
+ * enables the queue's interrupt: frames taken before would complete
+ * unseen.
+ *
  * Return: true when the whole ring was filled.
  */
 static __always_inline bool xsk_zc_rx_start(struct xsk_zc_rx_ring *rx,
