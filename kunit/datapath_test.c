@@ -175,17 +175,40 @@ static void poll_with_full_refill_clears_rx_need_wakeup(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, fake_fq_needs_wakeup(r.x));
 }
 
-static void poll_with_short_fill_ring_sets_rx_need_wakeup(struct kunit *test)
+/* POSTED_FULL is 15: the ring is low with half of it, 7, or fewer posted. */
+#define POSTED_LOW	(POSTED_FULL / 2)
+
+static void poll_leaving_the_ring_low_sets_rx_need_wakeup(struct kunit *test)
 {
 	struct rig r = rig_up(test, POSTED_FULL, true, 0);
 	struct bpf_prog *redirect = fake_prog_create(test, XDP_REDIRECT);
 
 	fake_prog_set_redirect(redirect, r.x);
 	KUNIT_ASSERT_FALSE(test, fake_fq_needs_wakeup(r.x));
-	receive_frames(r.q, 3, 60);
-	KUNIT_EXPECT_EQ(test, fake_poll_rx(r.q, redirect, 64), 3);
+	receive_frames(r.q, POSTED_FULL - POSTED_LOW, 60);
+	KUNIT_EXPECT_EQ(test, fake_poll_rx(r.q, redirect, 64),
+			POSTED_FULL - POSTED_LOW);
+	KUNIT_EXPECT_EQ(test, fake_rx_posted(r.q), POSTED_LOW);
 	KUNIT_EXPECT_TRUE(test, fake_fq_needs_wakeup(r.x));
 	KUNIT_EXPECT_EQ(test, r.q->zrx.stats.fill_short, 1);
+}
+
+/* The NIC interrupts for the next frame and that poll refills: a wakeup
+ * for every recvmsg() (the core wakes while the flag is set) would only
+ * raise interrupts.
+ */
+static void short_refill_with_most_of_the_ring_posted_needs_no_rx_wakeup(struct kunit *test)
+{
+	struct rig r = rig_up(test, POSTED_FULL, true, 0);
+	struct bpf_prog *redirect = fake_prog_create(test, XDP_REDIRECT);
+
+	fake_prog_set_redirect(redirect, r.x);
+	receive_frames(r.q, POSTED_FULL - POSTED_LOW - 1, 60);
+	KUNIT_EXPECT_EQ(test, fake_poll_rx(r.q, redirect, 64),
+			POSTED_FULL - POSTED_LOW - 1);
+	KUNIT_EXPECT_EQ(test, fake_rx_posted(r.q), POSTED_LOW + 1);
+	KUNIT_EXPECT_EQ(test, r.q->zrx.stats.fill_short, 1);
+	KUNIT_EXPECT_FALSE(test, fake_fq_needs_wakeup(r.x));
 }
 
 static void empty_fill_ring_does_not_stall_the_queue(struct kunit *test)
@@ -211,14 +234,25 @@ static void empty_fill_ring_does_not_stall_the_queue(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, fake_rx_count(r.x), 2);
 }
 
-static void poll_without_need_wakeup_stays_scheduled_on_short_refill(struct kunit *test)
+static void poll_without_need_wakeup_stays_scheduled_while_the_ring_is_low(struct kunit *test)
+{
+	struct rig r = rig_up(test, POSTED_FULL, false, 0);
+	struct bpf_prog *redirect = fake_prog_create(test, XDP_REDIRECT);
+
+	fake_prog_set_redirect(redirect, r.x);
+	receive_frames(r.q, POSTED_FULL - POSTED_LOW, 60);
+	KUNIT_EXPECT_EQ(test, fake_poll_rx(r.q, redirect, 64), 64);
+	KUNIT_EXPECT_EQ(test, fake_rx_count(r.x), POSTED_FULL - POSTED_LOW);
+}
+
+static void poll_without_need_wakeup_completes_with_most_of_the_ring_posted(struct kunit *test)
 {
 	struct rig r = rig_up(test, POSTED_FULL, false, 0);
 	struct bpf_prog *redirect = fake_prog_create(test, XDP_REDIRECT);
 
 	fake_prog_set_redirect(redirect, r.x);
 	receive_frames(r.q, 3, 60);
-	KUNIT_EXPECT_EQ(test, fake_poll_rx(r.q, redirect, 64), 64);
+	KUNIT_EXPECT_EQ(test, fake_poll_rx(r.q, redirect, 64), 3);
 	KUNIT_EXPECT_EQ(test, fake_rx_count(r.x), 3);
 }
 
@@ -476,12 +510,12 @@ static void a_ring_short_of_buffers_posts_the_xdp_tx_buffers_that_came_back(stru
 	struct bpf_prog *tx = fake_prog_create(test, XDP_TX);
 
 	r.q->xdp_tx_zc = true;
-	receive_frames(r.q, 3, 60);
-	KUNIT_EXPECT_EQ(test, fake_poll_rx(r.q, tx, 64), 3);
-	/* the fill ring is empty: three descriptors wait for a buffer */
-	KUNIT_EXPECT_EQ(test, fake_rx_posted(r.q), POSTED_FULL - 3);
+	receive_frames(r.q, POSTED_FULL - POSTED_LOW, 60);
+	KUNIT_EXPECT_EQ(test, fake_poll_rx(r.q, tx, 64), POSTED_FULL - POSTED_LOW);
+	/* the fill ring is empty: the ring is low, waiting for buffers */
+	KUNIT_EXPECT_EQ(test, fake_rx_posted(r.q), POSTED_LOW);
 	KUNIT_EXPECT_TRUE(test, fake_fq_needs_wakeup(r.x));
-	fake_tx_clean(r.q, 3);
+	fake_tx_clean(r.q, POSTED_FULL - POSTED_LOW);
 	KUNIT_EXPECT_EQ(test, fake_poll_rx(r.q, tx, 64), 0);
 	KUNIT_EXPECT_EQ(test, fake_rx_posted(r.q), POSTED_FULL);
 	KUNIT_EXPECT_FALSE(test, fake_fq_needs_wakeup(r.x));
@@ -971,9 +1005,11 @@ static struct kunit_case xsk_zc_datapath_cases[] = {
 	KUNIT_CASE(start_with_full_fill_ring_clears_rx_need_wakeup),
 	KUNIT_CASE(dropped_buffer_is_reposted_without_the_fill_ring),
 	KUNIT_CASE(poll_with_full_refill_clears_rx_need_wakeup),
-	KUNIT_CASE(poll_with_short_fill_ring_sets_rx_need_wakeup),
+	KUNIT_CASE(poll_leaving_the_ring_low_sets_rx_need_wakeup),
+	KUNIT_CASE(short_refill_with_most_of_the_ring_posted_needs_no_rx_wakeup),
 	KUNIT_CASE(empty_fill_ring_does_not_stall_the_queue),
-	KUNIT_CASE(poll_without_need_wakeup_stays_scheduled_on_short_refill),
+	KUNIT_CASE(poll_without_need_wakeup_stays_scheduled_while_the_ring_is_low),
+	KUNIT_CASE(poll_without_need_wakeup_completes_with_most_of_the_ring_posted),
 	KUNIT_CASE(keep_one_posted_reuses_the_last_buffer_on_empty_fill_ring),
 	KUNIT_CASE(without_keep_one_posted_the_last_frame_is_delivered),
 	KUNIT_CASE(redirect_delivers_the_frame_to_the_socket),

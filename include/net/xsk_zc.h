@@ -173,14 +173,36 @@ static __always_inline bool xsk_zc_rx_refill(struct xsk_zc_rx_ring *rx,
 	return !rx->pending;
 }
 
+/* A zero-copy ring with fewer buffers posted than this, after a refill that
+ * fell short, needs its refill driven from outside the NIC's interrupt: by
+ * user space's wakeup (need_wakeup) or by staying scheduled. One NAPI poll's
+ * worth: the most a poll takes at once, so a burst of that size still finds
+ * buffers before the poll its interrupt starts refills the ring. With more
+ * posted, the NIC interrupts for the next frame and that poll refills: a
+ * wakeup per recvmsg() or poll() would raise an interrupt for nothing.
+ */
+#define XSK_ZC_RX_LOW_POSTED	NAPI_POLL_WEIGHT
+
+/* Whether the ring is low: at most half of it, for a ring too small to hold
+ * XSK_ZC_RX_LOW_POSTED twice, or fewer than XSK_ZC_RX_LOW_POSTED posted.
+ */
+static __always_inline bool __xsk_zc_rx_low(const struct xsk_zc_rx_ring *rx)
+{
+	u32 usable = rx->count - rx->gap;
+	u32 posted = usable - min(rx->pending, usable);
+
+	return posted <= min_t(u32, XSK_ZC_RX_LOW_POSTED - 1, usable / 2);
+}
+
 /**
  * xsk_zc_rx_start - fill a zero-copy ring as its queue starts
  * @rx: the ring, which must have a pool
  * @hw: the driver's descriptor callbacks
  *
  * Forgets the old ring state and posts what the fill ring holds. When that
- * falls short it sets the RX need_wakeup flag at once: with no buffer
- * posted the NIC raises no interrupt, so the first poll may never come.
+ * leaves the ring low (see xsk_zc_rx_poll()) it sets the RX need_wakeup
+ * flag at once: with no buffer posted the NIC raises no interrupt, so the
+ * first poll may never come.
  *
  * Only @hw's @fill and @kick are called, @kick once if anything was
  * posted, and it runs while the queue may still be stopped (from
@@ -200,7 +222,7 @@ static __always_inline bool xsk_zc_rx_start(struct xsk_zc_rx_ring *rx,
 	xsk_zc_rx_ring_reset(rx);
 	filled = xsk_zc_rx_refill(rx, hw);
 	if (xsk_uses_need_wakeup(rx->pool)) {
-		if (filled)
+		if (filled || !__xsk_zc_rx_low(rx))
 			xsk_clear_rx_need_wakeup(rx->pool);
 		else
 			xsk_set_rx_need_wakeup(rx->pool);
@@ -355,13 +377,16 @@ __xsk_zc_rx_keep_posted(struct xsk_zc_rx_ring *rx, struct xdp_buff *xdp,
  * @budget: the NAPI budget
  * @hw: the driver's descriptor callbacks, a ``static const`` object
  *
- * With need_wakeup, a short refill or a full socket (``-ENOBUFS``, which
- * ends the poll) sets the RX need_wakeup flag and a good poll clears it.
+ * With need_wakeup, a full socket (``-ENOBUFS``, which ends the poll), or a
+ * refill that fell short and left the ring low, sets the RX need_wakeup flag;
+ * any other poll clears it. Low is fewer than a NAPI poll's worth of buffers
+ * posted (at most half the ring for a small one): with more, the NIC still
+ * interrupts for the next frame, and its poll refills.
  * A busy poll (a socket's, not the driver's own) also schedules the
  * queue's TX NAPI when that is another one (&xsk_zc_rx_ring.tx_napi).
  *
  * Return: the descriptors processed; @budget (stay scheduled) when the budget
- * ran out, or when the refill fell short and the socket does not use
+ * ran out, or when the refill left the ring low and the socket does not use
  * need_wakeup: polling is then what refills the ring.
  */
 static __always_inline int xsk_zc_rx_poll(struct xsk_zc_rx_ring *rx,
@@ -370,7 +395,7 @@ static __always_inline int xsk_zc_rx_poll(struct xsk_zc_rx_ring *rx,
 					  const struct xsk_zc_rx_hw *hw)
 {
 	struct xsk_zc_rx_stats acc = {};
-	bool stop = false, filled;
+	bool stop = false, filled, low;
 	int done = 0;
 
 	while (done < budget) {
@@ -424,6 +449,7 @@ static __always_inline int xsk_zc_rx_poll(struct xsk_zc_rx_ring *rx,
 		xsk_zc_rx_reclaim(rx);
 	filled = xsk_zc_rx_refill(rx, hw);
 	acc.fill_short = !filled;
+	low = !filled && __xsk_zc_rx_low(rx);
 
 	xsk_zc_rx_stats_add(rx, &acc);
 
@@ -433,7 +459,7 @@ static __always_inline int xsk_zc_rx_poll(struct xsk_zc_rx_ring *rx,
 		napi_schedule(rx->tx_napi);
 
 	if (xsk_uses_need_wakeup(rx->pool)) {
-		if (stop || !filled)
+		if (stop || low)
 			xsk_set_rx_need_wakeup(rx->pool);
 		else
 			xsk_clear_rx_need_wakeup(rx->pool);
@@ -441,7 +467,7 @@ static __always_inline int xsk_zc_rx_poll(struct xsk_zc_rx_ring *rx,
 	}
 
 	/* Without need_wakeup a full socket does not end the poll. */
-	return filled ? done : budget;
+	return low ? budget : done;
 }
 
 /**
