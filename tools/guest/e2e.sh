@@ -1140,7 +1140,7 @@ t_zc_pass_hwts() {
 }
 
 zc_pass_hwts() {
-	local q p pids f
+	local q pids f
 	f=$(hwtstamp 1)
 	case $f in *rx_filter=1) ;; *) f=$(hwtstamp 12) ;; esac
 	case $f in
@@ -1154,16 +1154,13 @@ zc_pass_hwts() {
 		WHY="$f; without ZC already: $WHY: nothing to hold ZC to"
 		return 2
 	fi
+	# one socket per queue; stop_bg ends every pid in BPID
 	pids=
 	for q in $(onB ls /sys/class/net/$NICB/queues | sed -n 's/^rx-//p'); do
-		ip netns exec $NSB "$XSKB" rxdrop -m zc -X -q "$q" -d 60 -Q \
-			-i $NICB > "$LOGS/$T.q$q.log" 2>&1 &
-		p=$!
-		pids="$pids $p"
+		bg_B "q$q" rxdrop -m zc -X -q "$q" -d 60 -Q
+		pids="$pids $BPID"
 		BPID=$pids
-		wait_ready "$LOGS/$T.q$q.log"
-		grep -q '^ready zerocopy=1' "$LOGS/$T.q$q.log" ||
-			{ WHY="queue $q: $(cat "$LOGS/$T.q$q.log" | head -2 | tr '\n' ' ')"; return 1; }
+		bound_zc "q$q" || { WHY="queue $q: $WHY"; return 1; }
 	done
 	rx_start "$LOGS/$T.zc.txt" 6 0x88f7
 	ptp_send 6 0.3
@@ -1179,7 +1176,7 @@ zc_pass_hwts() {
 # and must overwrite no frame already on the socket's RX ring. Once the
 # socket refills, frames flow again.
 t_zc_fill_empty() {
-	local n=8000 go=$LOGS/$T.go d0 d1 s r
+	local n=8000 go=$LOGS/$T.go d0 d1 s r t
 	rm -f "$go"
 	bg_B rx rxdrop -m zc -n 64 -o 64 -S $STREAM -G "$go" -d 90 -W 3 -Q
 	bound_zc rx || return 1
@@ -1193,8 +1190,8 @@ t_zc_fill_empty() {
 	s=$(sum rx)
 	ok_bound "$s" 1 || return 1
 	grep -q '^go' "$LOGS/$T.rx.log" || { WHY="the socket never went"; return 1; }
-	[ "$(field tx "$(sum tx)")" = $n ] ||
-		{ WHY="sent $(field tx "$(sum tx)") of $n"; return 1; }
+	t=$(field tx "$(sum tx)")
+	[ "$t" = $n ] || { WHY="sent $t of $n"; return 1; }
 	r=$(field rx "$s")
 	[ "$(field xsk_fill_empty "$s")" -gt 0 ] ||
 		{ WHY="the fill ring never ran empty (rx=$r)"; return 1; }
