@@ -93,6 +93,7 @@ struct fake_nic {
 	u32 calls_without_rings;	/* queue_stop/start on freed rings */
 	u32 runtime_suspends;
 	u32 runtime_resumes;
+	u32 irqs_raised;	/* fake_irq_ops: irq_raise calls */
 };
 
 /* The user-space side of one AF_XDP socket bound to the fake NIC. */
@@ -163,5 +164,6 @@ void fake_prog_set_meta(struct bpf_prog *prog, u32 meta_len);
 void fake_prog_set_head(struct bpf_prog *prog, int delta);
 
 extern const struct xsk_zc_ops fake_ops;
+extern const struct xsk_zc_ops fake_irq_ops;
 
 #endif

@@ -5,6 +5,7 @@
  */
 
 #include <kunit/test.h>
+#include <linux/irq.h>
 #include <linux/pm_runtime.h>
 #include <linux/rtnetlink.h>
 #include <net/busy_poll.h>
@@ -794,6 +795,97 @@ static void wakeup_of_a_scheduled_napi_marks_it_missed(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, nic->q[1].rx_napi_polls, polls + 2);
 }
 
+static void fake_irq_free(void *irq)
+{
+	irq_free_desc((long)irq);
+}
+
+static void fake_irq_deliver_to(int irq, const struct cpumask *cpus)
+{
+	struct irq_data *d = irq_get_irq_data(irq);
+
+	irq_data_update_affinity(d, cpus);
+	irq_data_update_effective_affinity(d, cpus);
+}
+
+/* An interrupt descriptor (no handler, never raised) delivered to any
+ * CPU, set as the irq of @napi. Freed when the test ends.
+ */
+static int napi_irq_on_any_cpu(struct kunit *test, struct napi_struct *napi)
+{
+	int irq;
+
+	irq = irq_alloc_desc(NUMA_NO_NODE);
+	KUNIT_ASSERT_GE(test, irq, 0);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, fake_irq_free,
+							(void *)(long)irq), 0);
+	KUNIT_ASSERT_NOT_NULL(test, irq_get_irq_data(irq));
+	fake_irq_deliver_to(irq, cpu_possible_mask);
+	netif_napi_set_irq(napi, irq);
+	return irq;
+}
+
+static void wakeup_raises_the_interrupt_of_a_napi_without_an_irq(struct kunit *test)
+{
+	struct fake_nic *nic = fake_nic_create(test, &fake_irq_ops);
+	struct fake_xsk *x = socket_on_up_nic(test, nic);
+	u32 polls, irqs;
+
+	KUNIT_ASSERT_EQ(test, fake_xsk_bind(x, nic, &zc_q1), 0);
+	polls = nic->q[1].rx_napi_polls;
+	irqs = nic->irqs_raised;
+	KUNIT_EXPECT_EQ(test, xsk_zc_wakeup(&nic->zc, 1, XDP_WAKEUP_RX), 0);
+	KUNIT_EXPECT_EQ(test, nic->irqs_raised, irqs + 1);
+	KUNIT_EXPECT_EQ(test, nic->q[1].rx_napi_polls, polls + 1);
+}
+
+/* A wakeup on the CPU the interrupt goes to runs NAPI there directly: an
+ * interrupt would run it on the same CPU, at the cost of a register
+ * write and an interrupt.
+ */
+static void wakeup_on_the_cpu_of_the_napi_irq_raises_no_interrupt(struct kunit *test)
+{
+	struct fake_nic *nic = fake_nic_create(test, &fake_irq_ops);
+	struct fake_xsk *x = socket_on_up_nic(test, nic);
+	u32 polls, irqs;
+
+	napi_irq_on_any_cpu(test, &nic->q[1].rx_napi);
+	KUNIT_ASSERT_EQ(test, fake_xsk_bind(x, nic, &zc_q1), 0);
+	polls = nic->q[1].rx_napi_polls;
+	irqs = nic->irqs_raised;
+	KUNIT_EXPECT_EQ(test, xsk_zc_wakeup(&nic->zc, 1, XDP_WAKEUP_RX), 0);
+	KUNIT_EXPECT_EQ(test, nic->irqs_raised, irqs);
+	KUNIT_EXPECT_EQ(test, nic->q[1].rx_napi_polls, polls + 1);
+}
+
+static void wakeup_from_another_cpu_than_the_napi_irq_raises_it(struct kunit *test)
+{
+	struct fake_nic *nic = fake_nic_create(test, &fake_irq_ops);
+	struct fake_xsk *x = socket_on_up_nic(test, nic);
+	cpumask_var_t others;
+	u32 polls, irqs;
+	int irq, err;
+
+	irq = napi_irq_on_any_cpu(test, &nic->q[1].rx_napi);
+	KUNIT_ASSERT_EQ(test, fake_xsk_bind(x, nic, &zc_q1), 0);
+	polls = nic->q[1].rx_napi_polls;
+	irqs = nic->irqs_raised;
+	KUNIT_ASSERT_TRUE(test, zalloc_cpumask_var(&others, GFP_KERNEL));
+
+	/* every CPU but this one, which the test stays on */
+	migrate_disable();
+	cpumask_andnot(others, cpu_possible_mask, cpumask_of(smp_processor_id()));
+	fake_irq_deliver_to(irq, others);
+	err = xsk_zc_wakeup(&nic->zc, 1, XDP_WAKEUP_RX);
+	migrate_enable();
+	free_cpumask_var(others);
+
+	KUNIT_EXPECT_EQ(test, err, 0);
+
+	KUNIT_EXPECT_EQ(test, nic->irqs_raised, irqs + 1);
+	KUNIT_EXPECT_EQ(test, nic->q[1].rx_napi_polls, polls + 1);
+}
+
 static struct kunit_case xsk_zc_pool_cases[] = {
 	KUNIT_CASE(zc_bind_marks_only_that_queue_zero_copy),
 	KUNIT_CASE(zc_bind_maps_the_umem_for_dma),
@@ -840,6 +932,9 @@ static struct kunit_case xsk_zc_pool_cases[] = {
 	KUNIT_CASE(wakeup_tx_runs_the_tx_napi_which_sends),
 	KUNIT_CASE(busy_poll_of_the_rx_napi_runs_the_tx_napi_which_sends),
 	KUNIT_CASE(wakeup_of_a_scheduled_napi_marks_it_missed),
+	KUNIT_CASE(wakeup_raises_the_interrupt_of_a_napi_without_an_irq),
+	KUNIT_CASE(wakeup_on_the_cpu_of_the_napi_irq_raises_no_interrupt),
+	KUNIT_CASE(wakeup_from_another_cpu_than_the_napi_irq_raises_it),
 	{}
 };
 

@@ -9,6 +9,7 @@
 
 #include <linux/dma-map-ops.h>
 #include <linux/iommu.h>
+#include <linux/irq.h>
 #include <linux/module.h>
 #include <linux/pm_runtime.h>
 #include <linux/slab.h>
@@ -211,20 +212,37 @@ static bool xsk_zc_queue_running(struct xsk_zc_dev *zc, u32 qid)
 	return netif_running(zc->netdev);
 }
 
+/* Whether @napi's interrupt (netif_napi_set_irq()) is delivered to this
+ * CPU, so that scheduling it here runs it where the interrupt would.
+ * Called with BHs off. An affinity change racing with it only moves
+ * one poll to the other CPU.
+ */
+static bool xsk_zc_napi_irq_is_here(const struct napi_struct *napi)
+{
+	const struct cpumask *mask;
+
+	if (napi->irq < 0)
+		return false;
+	mask = irq_get_effective_affinity_mask(napi->irq);
+	return mask && cpumask_test_cpu(smp_processor_id(), mask);
+}
+
 /* Schedules the NAPI instance unless it is running, in which case it is
- * told to run once more.
+ * told to run once more. A driver with ``irq_raise`` keeps NAPI on the
+ * CPU of its interrupt: on that CPU NAPI is scheduled directly (an
+ * interrupt would run it right here, at a cost of a register write and
+ * an interrupt per wakeup), from any other the interrupt is raised.
  */
 static void xsk_zc_kick_napi(struct xsk_zc_dev *zc, u32 qid,
 			     struct napi_struct *napi)
 {
 	if (napi_if_scheduled_mark_missed(napi))
 		return;
-	if (zc->ops->irq_raise) {
-		zc->ops->irq_raise(zc->netdev, qid, napi);
-		return;
-	}
 	local_bh_disable();
-	napi_schedule(napi);
+	if (zc->ops->irq_raise && !xsk_zc_napi_irq_is_here(napi))
+		zc->ops->irq_raise(zc->netdev, qid, napi);
+	else
+		napi_schedule(napi);
 	local_bh_enable();
 }
 

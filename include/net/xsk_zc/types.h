@@ -151,8 +151,11 @@ struct xsk_zc_tx_ring {
  *	while the queue has no rings. Called from wakeups without RTNL,
  *	under rcu_read_lock(): the driver frees what it returns after an
  *	RCU grace period (igb's kfree_rcu() of its q_vectors)
- * @irq_raise: optional; raise the interrupt of @napi instead of
- *	scheduling it from the caller's CPU
+ * @irq_raise: optional; raise the interrupt of @napi, so that a wakeup
+ *	runs NAPI on the CPU of the interrupt, not on the caller's. Called
+ *	with BHs off, only when the caller is on another CPU than the one
+ *	the interrupt goes to: the driver sets @napi's irq with
+ *	netif_napi_set_irq() (else it is called for every wakeup)
  * @queue_running: optional; whether the queue's DMA runs, so setup must
  *	stop and restart it. Without it, netif_running(): drivers whose DMA
  *	channels are shared by several netdevs need their own answer, and
