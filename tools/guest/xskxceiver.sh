@@ -17,7 +17,8 @@
 # Harness, named here and in the log: one queue per NIC and RX rings of
 # 1024 descriptors (setup() says why); both NICs are promiscuous (the
 # suite's frames carry made-up MAC addresses, which veth, the suite's
-# usual pair, never filters); and the suite runs under
+# usual pair, never filters); the suite and the NICs' interrupts are on
+# CPU 0 (pin_to_cpu0() says why); and the suite runs under
 # build/xskxceiver/carrier-wait.so (tools/xskxceiver/carrier-wait.c),
 # which waits for the carrier after each XDP attach, MTU or ring change
 # that reset igb's link; the waits are counted in the log ("harness:").
@@ -50,6 +51,7 @@ EXPECTED=$XSKZC_REPO/tools/xskxceiver/expected-failures
 LOGS=$RESULTS/xskxceiver
 # A mode's run is cut after this many seconds (a hung test).
 MODE_TIMEOUT=${XSKX_MODE_TIMEOUT:-600}
+XSKX_PIN=()
 HUGEPAGES=64
 # RX_RING: the RX ring size of both NICs, at least the receiver's UMEM
 # (DEFAULT_UMEM_BUFFERS, 1024 frames, xskxceiver.h:51). Under TCG the
@@ -131,9 +133,28 @@ setup() {
 	# The suite's frames carry its own MAC addresses (veth takes them
 	# all): the receiving NIC must not filter them out.
 	ip link set $NICA promisc on && ip link set $NICB promisc on || return 1
+	pin_to_cpu0 || return 1
 	echo $HUGEPAGES > /proc/sys/vm/nr_hugepages 2>/dev/null
 	info "huge pages: $(cat /proc/sys/vm/nr_hugepages 2>/dev/null || echo none) of 2 MB"
 	return 0
+}
+
+# pin_to_cpu0: the suite and every interrupt of both NICs on CPU 0. A
+# wakeup from a task on another CPU than its NAPI's interrupt raises that
+# interrupt (igb: EICS), so that NAPI runs on the interrupt's CPU; under
+# TCG such a cross-CPU interrupt costs HW_SW_MIN_RING_SIZE, 4096 frames
+# of one sendto() wakeup each, about 2 s of the 3 s its receive loop has
+# (THREAD_TMOUT), in zc only: drv mode sends inside the syscall. On one
+# CPU every mode runs its NAPI where the suite runs.
+pin_to_cpu0() {
+	local i n=0
+	for i in $(awk -F: "/ ($NICA|$NICB)(-|\$)/ { print \$1 + 0 }" /proc/interrupts); do
+		echo 0 > /proc/irq/$i/smp_affinity_list || return 1
+		n=$((n + 1))
+	done
+	[ $n -gt 0 ] || { echo "setup: no interrupts of $NICA and $NICB"; return 1; }
+	XSKX_PIN=(taskset -c 0)
+	info "harness: the suite and the $n interrupts of $NICA and $NICB on CPU 0 (taskset, smp_affinity)"
 }
 
 # busy_poll MODE: the per-netdev NAPI settings of test_xsk.sh's busy-poll
@@ -174,7 +195,7 @@ suite() {
 	skb | drv | zc) args=(-m "$m") ;;
 	zc-bp) args=(-m zc -b) ;;
 	esac
-	LD_PRELOAD=$SHIM timeout -k 5 "$MODE_TIMEOUT" \
+	LD_PRELOAD=$SHIM timeout -k 5 "$MODE_TIMEOUT" "${XSKX_PIN[@]}" \
 		"$XSKX" -i $NICA -i $NICB "${args[@]}" "$@" \
 		> "$out.tap" 2> "$out.err"
 	rc=$?
