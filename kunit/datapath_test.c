@@ -993,6 +993,122 @@ static void completion_on_a_ring_without_pool_does_nothing(struct kunit *test)
 	KUNIT_EXPECT_NULL(test, xsk_zc_tx_pool(&nic->q[2].ztx));
 }
 
+/* NIC up with TX metadata ops, a socket bound zero-copy to queue 1,
+ * whose UMEM has TX metadata (with @meta) or not.
+ */
+static struct rig rig_up_tx_meta(struct kunit *test, bool meta)
+{
+	struct fake_xsk_cfg cfg = { .qid = 1, .need_wakeup = true };
+	struct rig r;
+
+	r.nic = fake_nic_create(test, &fake_ops);
+	fake_nic_set_up(test, r.nic, true);
+	r.x = meta ? fake_xsk_create_tx_meta(test) : fake_xsk_create(test);
+	KUNIT_ASSERT_EQ(test, fake_xsk_bind(r.x, r.nic, &cfg), 0);
+	r.q = &r.nic->q[1];
+	r.q->tx_meta = true;
+	return r;
+}
+
+static void tx_timestamp_request_reaches_the_fill_and_its_stamp_the_umem(struct kunit *test)
+{
+	struct rig r = rig_up_tx_meta(test, true);
+	struct xsk_tx_metadata *meta;
+
+	KUNIT_ASSERT_NOT_NULL(test, fake_tx_put_meta(r.x, 64, XDP_TX_METADATA, 0));
+	meta = fake_tx_put_meta(r.x, 64, XDP_TX_METADATA,
+				XDP_TXMD_FLAGS_TIMESTAMP);
+	KUNIT_ASSERT_NOT_NULL(test, meta);
+	fake_poll_tx(r.q, 64);
+	KUNIT_EXPECT_FALSE(test, r.q->tx_desc[0].stamp_asked);
+	KUNIT_EXPECT_TRUE(test, r.q->tx_desc[1].stamp_asked);
+	KUNIT_EXPECT_FALSE(test, r.q->tx_desc[1].csum);
+
+	/* the first frame is stamped 1, the second 2 */
+	KUNIT_EXPECT_EQ(test, fake_tx_clean(r.q, 2), 2);
+	KUNIT_EXPECT_EQ(test, READ_ONCE(meta->completion.tx_timestamp), 2);
+	KUNIT_EXPECT_EQ(test, fake_cq_take(r.x), 2);
+}
+
+static void tx_checksum_request_reaches_the_driver_with_its_offsets(struct kunit *test)
+{
+	struct rig r = rig_up_tx_meta(test, true);
+
+	KUNIT_ASSERT_NOT_NULL(test, fake_tx_put_meta(r.x, 64, XDP_TX_METADATA,
+						     XDP_TXMD_FLAGS_CHECKSUM));
+	fake_poll_tx(r.q, 64);
+	KUNIT_EXPECT_TRUE(test, r.q->tx_desc[0].csum);
+	KUNIT_EXPECT_EQ(test, r.q->tx_desc[0].csum_start, 14);
+	KUNIT_EXPECT_EQ(test, r.q->tx_desc[0].csum_offset, 16);
+	KUNIT_EXPECT_FALSE(test, r.q->tx_desc[0].stamp_asked);
+}
+
+static void tx_metadata_without_the_descriptor_option_is_not_read(struct kunit *test)
+{
+	struct rig r = rig_up_tx_meta(test, true);
+	struct xsk_tx_metadata *meta;
+	u64 before;
+
+	meta = fake_tx_put_meta(r.x, 64, 0, XDP_TXMD_FLAGS_TIMESTAMP |
+				XDP_TXMD_FLAGS_CHECKSUM);
+	KUNIT_ASSERT_NOT_NULL(test, meta);
+	before = READ_ONCE(meta->completion.tx_timestamp);
+	fake_poll_tx(r.q, 64);
+	KUNIT_EXPECT_FALSE(test, r.q->tx_desc[0].stamp_asked);
+	KUNIT_EXPECT_FALSE(test, r.q->tx_desc[0].csum);
+	fake_tx_clean(r.q, 1);
+	KUNIT_EXPECT_EQ(test, READ_ONCE(meta->completion.tx_timestamp), before);
+}
+
+static void tx_metadata_with_invalid_flags_requests_nothing(struct kunit *test)
+{
+	struct rig r = rig_up_tx_meta(test, true);
+
+	KUNIT_ASSERT_NOT_NULL(test, fake_tx_put_meta(r.x, 64, XDP_TX_METADATA,
+						     XDP_TXMD_FLAGS_CHECKSUM |
+						     BIT_ULL(40)));
+	fake_poll_tx(r.q, 64);
+	KUNIT_EXPECT_EQ(test, r.q->tx_used, 1);
+	KUNIT_EXPECT_FALSE(test, r.q->tx_desc[0].csum);
+}
+
+static void tx_metadata_option_on_a_umem_without_metadata_requests_nothing(struct kunit *test)
+{
+	struct rig r = rig_up_tx_meta(test, false);
+
+	KUNIT_ASSERT_NOT_NULL(test, fake_tx_put_meta(r.x, 64, XDP_TX_METADATA,
+						     XDP_TXMD_FLAGS_TIMESTAMP));
+	fake_poll_tx(r.q, 64);
+	KUNIT_EXPECT_EQ(test, r.q->tx_used, 1);
+	KUNIT_EXPECT_FALSE(test, r.q->tx_desc[0].stamp_asked);
+}
+
+/* A slot that carried a timestamp request does not stamp the next frame
+ * written into it.
+ */
+static void tx_slot_of_a_stamped_frame_stamps_no_later_frame(struct kunit *test)
+{
+	struct rig r = rig_up_tx_meta(test, true);
+	struct xsk_tx_metadata *meta;
+	u64 before;
+
+	KUNIT_ASSERT_NOT_NULL(test, fake_tx_put_meta(r.x, 64, XDP_TX_METADATA,
+						     XDP_TXMD_FLAGS_TIMESTAMP));
+	fake_poll_tx(r.q, 64);
+	fake_tx_clean(r.q, 1);
+	/* the ring restarts at its first slot, as after a reset */
+	r.q->tx_ntu = 0;
+	r.q->tx_ntc = 0;
+	/* no metadata: nothing would clear the slot but the library */
+	meta = fake_tx_put_meta(r.x, 64, 0, XDP_TXMD_FLAGS_TIMESTAMP);
+	KUNIT_ASSERT_NOT_NULL(test, meta);
+	before = READ_ONCE(meta->completion.tx_timestamp);
+	fake_poll_tx(r.q, 64);
+	KUNIT_EXPECT_FALSE(test, r.q->tx_desc[0].stamp_asked);
+	fake_tx_clean(r.q, 1);
+	KUNIT_EXPECT_EQ(test, READ_ONCE(meta->completion.tx_timestamp), before);
+}
+
 static struct kunit_case xsk_zc_datapath_cases[] = {
 	KUNIT_CASE(refill_posts_buffers_for_the_whole_deficit),
 	KUNIT_CASE(refill_writes_the_buffer_dma_address_in_each_descriptor),
@@ -1058,6 +1174,12 @@ static struct kunit_case xsk_zc_datapath_cases[] = {
 	KUNIT_CASE(completion_sets_tx_need_wakeup),
 	KUNIT_CASE(completion_of_no_frames_posts_nothing),
 	KUNIT_CASE(completion_on_a_ring_without_pool_does_nothing),
+	KUNIT_CASE(tx_timestamp_request_reaches_the_fill_and_its_stamp_the_umem),
+	KUNIT_CASE(tx_checksum_request_reaches_the_driver_with_its_offsets),
+	KUNIT_CASE(tx_metadata_without_the_descriptor_option_is_not_read),
+	KUNIT_CASE(tx_metadata_with_invalid_flags_requests_nothing),
+	KUNIT_CASE(tx_metadata_option_on_a_umem_without_metadata_requests_nothing),
+	KUNIT_CASE(tx_slot_of_a_stamped_frame_stamps_no_later_frame),
 	{}
 };
 

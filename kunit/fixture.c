@@ -166,6 +166,53 @@ static const struct xsk_zc_tx_hw fake_tx_hw = {
 	.kick = fake_tx_kick,
 };
 
+/* TX metadata: the requests land in the descriptor's slot, as a NIC
+ * driver keeps them with its buffer until the descriptor is written.
+ */
+static void fake_tmo_request_checksum(u16 csum_start, u16 csum_offset,
+				      void *priv)
+{
+	struct fake_tx_desc *d = container_of(priv, struct fake_tx_desc, compl);
+
+	d->csum = true;
+	d->csum_start = csum_start;
+	d->csum_offset = csum_offset;
+}
+
+static u64 fake_tmo_fill_timestamp(void *priv)
+{
+	return container_of(priv, struct fake_tx_desc, compl)->stamp;
+}
+
+static const struct xsk_tx_metadata_ops fake_tmo = {
+	.tmo_fill_timestamp = fake_tmo_fill_timestamp,
+	.tmo_request_checksum = fake_tmo_request_checksum,
+};
+
+static struct xsk_tx_metadata_compl *fake_tx_compl(struct xsk_zc_tx_ring *tx)
+{
+	struct fake_queue *q = container_of(tx, struct fake_queue, ztx);
+
+	return &q->tx_desc[q->tx_ntu].compl;
+}
+
+static void fake_tx_fill_meta(struct xsk_zc_tx_ring *tx,
+			      const struct xdp_desc *desc, dma_addr_t dma)
+{
+	struct fake_queue *q = container_of(tx, struct fake_queue, ztx);
+
+	q->tx_desc[q->tx_ntu].stamp_asked = !!q->tx_desc[q->tx_ntu].compl.tx_timestamp;
+	fake_tx_put_desc(q, dma, desc->len, NULL);
+}
+
+static const struct xsk_zc_tx_hw fake_tx_hw_meta = {
+	.claim = fake_tx_claim,
+	.fill = fake_tx_fill_meta,
+	.kick = fake_tx_kick,
+	.tmo = &fake_tmo,
+	.compl = fake_tx_compl,
+};
+
 /* The same NIC with XDP_TX that sends the XSK buffer itself */
 static const struct xsk_zc_rx_hw fake_rx_hw_xmit_zc = {
 	.next = fake_rx_next,
@@ -195,6 +242,8 @@ noinline bool fake_rx_refill(struct fake_queue *q)
 
 noinline bool fake_tx_xmit(struct fake_queue *q, u32 budget)
 {
+	if (q->tx_meta)
+		return xsk_zc_tx_xmit(&q->ztx, budget, &fake_tx_hw_meta);
 	return xsk_zc_tx_xmit(&q->ztx, budget, &fake_tx_hw);
 }
 
@@ -227,6 +276,11 @@ u32 fake_tx_clean(struct fake_queue *q, u32 n)
 	while (n-- && q->tx_used) {
 		struct fake_tx_desc *d = &q->tx_desc[q->tx_ntc];
 
+		if (d->zc && q->tx_meta) {
+			d->stamp = ++q->tx_clock;
+			xsk_zc_tx_meta_done(&d->compl, &fake_tx_hw_meta);
+			d->csum = false;
+		}
 		zc += d->zc;
 		d->zc = false;
 		if (d->xdp_tx)
@@ -728,12 +782,14 @@ static int fake_setsockopt_int(struct socket *sock, int opt, int val)
 				     sizeof(val));
 }
 
-struct fake_xsk *fake_xsk_create_sized(struct kunit *test, u32 frame_size,
-				       u32 rx_ring)
+static struct fake_xsk *__fake_xsk_create(struct kunit *test, u32 frame_size,
+					  u32 rx_ring, u32 tx_metadata_len)
 {
 	struct xdp_umem_reg mr = {
 		.len = FAKE_UMEM_FRAMES * frame_size,
 		.chunk_size = frame_size,
+		.flags = tx_metadata_len ? XDP_UMEM_TX_METADATA_LEN : 0,
+		.tx_metadata_len = tx_metadata_len,
 	};
 	struct socket *sock;
 	struct fake_xsk *x;
@@ -744,6 +800,7 @@ struct fake_xsk *fake_xsk_create_sized(struct kunit *test, u32 frame_size,
 	KUNIT_ASSERT_NOT_NULL(test, x);
 	x->test = test;
 	x->frame_size = frame_size;
+	x->tx_metadata_len = tx_metadata_len;
 
 	/* The UMEM must be user memory: this gives the test thread an mm. */
 	umem = kunit_vm_mmap(test, NULL, 0, FAKE_UMEM_SIZE,
@@ -776,6 +833,19 @@ struct fake_xsk *fake_xsk_create_sized(struct kunit *test, u32 frame_size,
 	x->tx = x->xs->tx;
 	x->umem_kva = x->xs->umem->addrs;
 	return x;
+}
+
+struct fake_xsk *fake_xsk_create_sized(struct kunit *test, u32 frame_size,
+				       u32 rx_ring)
+{
+	return __fake_xsk_create(test, frame_size, rx_ring, 0);
+}
+
+/* A socket whose UMEM has room for TX metadata before each frame */
+struct fake_xsk *fake_xsk_create_tx_meta(struct kunit *test)
+{
+	return __fake_xsk_create(test, FAKE_FRAME, FAKE_XSK_RING,
+				 sizeof(struct xsk_tx_metadata));
 }
 
 struct fake_xsk *fake_xsk_create(struct kunit *test)
@@ -934,6 +1004,42 @@ u32 fake_tx_put(struct fake_xsk *x, u32 n, u32 len)
 	/* Publishes the descriptors before the index. */
 	smp_store_release(&q->ring->producer, prod + n);
 	return n;
+}
+
+/* One frame of @len bytes after its TX metadata, with descriptor
+ * @options and metadata @flags; returns the metadata in the UMEM, or
+ * NULL when the TX ring is full. A checksum request covers the frame
+ * from byte 14 and stores the sum at byte 16 of it.
+ */
+struct xsk_tx_metadata *fake_tx_put_meta(struct fake_xsk *x, u32 len,
+					 u32 options, u64 flags)
+{
+	struct xsk_queue *q = x->tx;
+	u32 prod = q->ring->producer;
+	/* Pairs with the kernel's release of the consumer index. */
+	u32 cons = smp_load_acquire(&q->ring->consumer);
+	u64 frame = FAKE_RX_FRAMES + x->next_tx_frame % FAKE_RX_FRAMES;
+	struct xsk_tx_metadata *meta;
+	struct xdp_desc *d;
+
+	if (prod - cons == q->nentries)
+		return NULL;
+	d = &fake_rxtx_ring(q)[prod & q->ring_mask];
+	d->addr = frame * x->frame_size + x->tx_metadata_len;
+	d->len = len;
+	d->options = options;
+	meta = fake_umem_va(x, d->addr - x->tx_metadata_len);
+	memset(meta, 0, sizeof(*meta));
+	meta->flags = flags;
+	if (flags & XDP_TXMD_FLAGS_CHECKSUM) {
+		meta->request.csum_start = 14;
+		meta->request.csum_offset = 16;
+	}
+	memset(fake_umem_va(x, d->addr), x->next_tx_frame & 0xff, len);
+	x->next_tx_frame++;
+	/* Publishes the descriptor before the index. */
+	smp_store_release(&q->ring->producer, prod + 1);
+	return meta;
 }
 
 bool fake_fq_needs_wakeup(struct fake_xsk *x)

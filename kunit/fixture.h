@@ -34,6 +34,14 @@ struct fake_tx_desc {
 	u32 len;
 	bool zc;
 	struct xdp_buff *xdp_tx;	/* an XSK buffer XDP_TX sent itself */
+
+	/* fake_tx_hw_meta: the frame's TX metadata */
+	struct xsk_tx_metadata_compl compl;
+	bool stamp_asked;	/* compl's tx_timestamp set at fill */
+	bool csum;		/* a checksum request, and its offsets */
+	u16 csum_start;
+	u16 csum_offset;
+	u64 stamp;		/* the "NIC's" time when it sent the frame */
 };
 
 struct fake_queue {
@@ -67,6 +75,8 @@ struct fake_queue {
 	u32 xdp_tx_flushes;
 	bool xdp_tx_fails;
 	bool xdp_tx_zc;		/* XDP_TX posts the buffer, no copy */
+	bool tx_meta;		/* TX with metadata ops (fake_tx_hw_meta) */
+	u64 tx_clock;		/* stamps of the frames cleaned */
 
 	/* what the last XDP_PASS skb looked like before the stack got it */
 	u32 pass_len;
@@ -112,6 +122,7 @@ struct fake_xsk {
 	u32 frame_size;
 	u32 next_rx_frame;
 	u32 next_tx_frame;
+	u32 tx_metadata_len;
 };
 
 struct fake_xsk_cfg {
@@ -128,6 +139,7 @@ void fake_nic_new_rings(struct fake_nic *nic);
 struct fake_xsk *fake_xsk_create(struct kunit *test);
 struct fake_xsk *fake_xsk_create_sized(struct kunit *test, u32 frame_size,
 				       u32 rx_ring);
+struct fake_xsk *fake_xsk_create_tx_meta(struct kunit *test);
 int fake_xsk_bind(struct fake_xsk *x, struct fake_nic *nic,
 		  const struct fake_xsk_cfg *cfg);
 int fake_xsk_bind_dev(struct fake_xsk *x, struct net_device *dev,
@@ -141,6 +153,8 @@ u32 fake_cq_take(struct fake_xsk *x);
 u32 fake_rx_count(struct fake_xsk *x);
 bool fake_rx_get(struct fake_xsk *x, struct xdp_desc *desc);
 u32 fake_tx_put(struct fake_xsk *x, u32 n, u32 len);
+struct xsk_tx_metadata *fake_tx_put_meta(struct fake_xsk *x, u32 len,
+					 u32 options, u64 flags);
 bool fake_fq_needs_wakeup(struct fake_xsk *x);
 bool fake_tx_needs_wakeup(struct fake_xsk *x);
 void *fake_umem_va(struct fake_xsk *x, u64 addr);

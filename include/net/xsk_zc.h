@@ -32,7 +32,9 @@ struct netdev_queue_stats_rx;
  * - NAPI poll: xsk_zc_rx_poll() for RX, xsk_zc_tx_complete() for the
  *   zero-copy frames the driver cleaned, then xsk_zc_tx_xmit(). A driver
  *   whose XDP_TX posts the buffer itself (&xsk_zc_rx_hw.xmit_zc) gives
- *   each one it cleans to xsk_zc_tx_xdp_done().
+ *   each one it cleans to xsk_zc_tx_xdp_done(). One with AF_XDP TX
+ *   metadata (&xsk_zc_tx_hw.tmo) gives each zero-copy frame it cleans
+ *   to xsk_zc_tx_meta_done() first.
  * - ``ndo_xsk_wakeup``: xsk_zc_wakeup().
  * - ``ndo_change_mtu``: xsk_zc_check_mtu() before accepting the MTU.
  * - ``ndo_get_stats64`` and ethtool: xsk_zc_rx_stats_read();
@@ -497,6 +499,25 @@ static inline void xsk_zc_tx_xdp_done(struct xsk_zc_tx_ring *tx,
 }
 
 /**
+ * xsk_zc_tx_meta_done - complete the TX metadata of a zero-copy frame
+ * @compl: the frame's completion slot (&xsk_zc_tx_hw.compl)
+ * @hw: the driver's TX descriptor callbacks, with &xsk_zc_tx_hw.tmo
+ *
+ * For the driver's TX clean, once the NIC is done with the frame and
+ * before xsk_zc_tx_complete() counts it: a frame that asked for a TX
+ * timestamp gets it from @hw->tmo's tmo_fill_timestamp, with @compl as
+ * its priv, in its metadata in the UMEM. Frames that asked for none are
+ * left alone. A frame the driver drops without sending (ring cleanup)
+ * is not passed here: it has no timestamp.
+ */
+static __always_inline void
+xsk_zc_tx_meta_done(struct xsk_tx_metadata_compl *compl,
+		    const struct xsk_zc_tx_hw *hw)
+{
+	xsk_tx_metadata_complete(compl, hw->tmo, compl);
+}
+
+/**
  * xsk_zc_tx_claimable - what a TX claim may take of the free descriptors
  * @tx: the ring
  * @free: its free descriptors
@@ -511,6 +532,28 @@ static inline u32 xsk_zc_tx_claimable(const struct xsk_zc_tx_ring *tx,
 				      u32 free, u32 want)
 {
 	return free > tx->reserve ? min(want, free - tx->reserve) : 0;
+}
+
+/* The TX metadata of the frame the next @hw->fill sends: its completion
+ * slot is cleared, or set for a timestamp, and its requests go to the
+ * driver with the slot as their priv. A frame without metadata, or with
+ * invalid metadata (the core cannot report that), requests nothing.
+ */
+static __always_inline void __xsk_zc_tx_meta(struct xsk_zc_tx_ring *tx,
+					     const struct xdp_desc *desc,
+					     const struct xsk_zc_tx_hw *hw)
+{
+	struct xsk_tx_metadata_compl *compl = hw->compl(tx);
+	struct xsk_tx_metadata *meta;
+
+	compl->tx_timestamp = NULL;
+	meta = xsk_buff_get_metadata(tx->pool, desc->addr, desc->options);
+	if (!meta)
+		return;
+	/* a timestamp only from a driver that can fill one in */
+	if (hw->tmo->tmo_fill_timestamp)
+		xsk_tx_metadata_to_compl(meta, compl);
+	xsk_tx_metadata_request(meta, hw->tmo, compl);
 }
 
 /* Fills up to @budget descriptors, as many as the driver claimed; the
@@ -537,6 +580,8 @@ static __always_inline u32 __xsk_zc_tx_fill(struct xsk_zc_tx_ring *tx,
 		dma_addr_t dma = xsk_buff_raw_get_dma(pool, descs[i].addr);
 
 		xsk_buff_raw_dma_sync_for_device(pool, dma, descs[i].len);
+		if (hw->tmo)
+			__xsk_zc_tx_meta(tx, &descs[i], hw);
 		hw->fill(tx, &descs[i], dma);
 	}
 	if (n && hw->kick)

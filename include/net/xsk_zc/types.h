@@ -302,6 +302,15 @@ struct xsk_zc_rx_hw {
  *	@claim claimed
  * @kick: optional; ring the doorbell, once per batch. NULL when each
  *	@fill is its own doorbell.
+ * @tmo: optional; the driver's AF_XDP TX metadata ops, the table its
+ *	netdev's &net_device.xsk_tx_metadata_ops points to. With it, a frame
+ *	of a pool with TX metadata gets its completion slot (@compl) set and
+ *	its requests made before @fill: each request callback gets the slot
+ *	as its priv. A timestamp request shows as the slot's tx_timestamp
+ *	set when @fill runs.
+ * @compl: with @tmo; the completion slot of the descriptor the next @fill
+ *	writes, kept by the driver with its buffer until the frame's
+ *	completion hands it to xsk_zc_tx_meta_done()
  *
  * Always pass a pointer to a ``static const`` instance.
  */
@@ -311,6 +320,8 @@ struct xsk_zc_tx_hw {
 	void (*fill)(struct xsk_zc_tx_ring *tx, const struct xdp_desc *desc,
 		     dma_addr_t dma);
 	void (*kick)(struct xsk_zc_tx_ring *tx);
+	const struct xsk_tx_metadata_ops *tmo;
+	struct xsk_tx_metadata_compl *(*compl)(struct xsk_zc_tx_ring *tx);
 };
 
 #endif /* _NET_XSK_ZC_TYPES_H */
