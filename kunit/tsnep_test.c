@@ -412,6 +412,50 @@ static void tsnep_test_tx_fill(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, t->tx->write, 1);
 }
 
+/* A frame whose TX metadata asked for a timestamp (the library set its
+ * entry's completion slot) asks the NIC for the extended writeback.
+ */
+static void tsnep_test_tx_fill_asks_for_the_writeback_of_a_stamped_frame(struct kunit *test)
+{
+	struct tsnep_test *t = test->priv;
+	struct tsnep_tx_entry *e = &t->tx->entry[0];
+	u64 stamp = 0;
+
+	KUNIT_ASSERT_PTR_EQ(test, tsnep_tx_zc_compl(&t->tx->ztx), &e->xsk_compl);
+	t->adapter->hwtstamp_config.tx_type = HWTSTAMP_TX_ON;
+	e->xsk_compl.tx_timestamp = &stamp;
+	tsnep_test_tx_send(t, 60, 0x1234000);
+	KUNIT_EXPECT_TRUE(test, le32_to_cpu(e->desc->properties) &
+			  TSNEP_DESC_EXTENDED_WRITEBACK_FLAG);
+	KUNIT_EXPECT_EQ(test, e->type, TSNEP_TX_TYPE_XSK | TSNEP_TX_TYPE_TSTAMP);
+	KUNIT_EXPECT_PTR_EQ(test, tsnep_tx_zc_compl(&t->tx->ztx),
+			    &t->tx->entry[1].xsk_compl);
+}
+
+/* as for skbs: no TX timestamp while TX timestamping is off */
+static void tsnep_test_tx_fill_asks_for_no_writeback_with_timestamping_off(struct kunit *test)
+{
+	struct tsnep_test *t = test->priv;
+	struct tsnep_tx_entry *e = &t->tx->entry[0];
+	u64 stamp = 0;
+
+	e->xsk_compl.tx_timestamp = &stamp;
+	tsnep_test_tx_send(t, 60, 0x1234000);
+	KUNIT_EXPECT_FALSE(test, le32_to_cpu(e->desc->properties) &
+			   TSNEP_DESC_EXTENDED_WRITEBACK_FLAG);
+	KUNIT_EXPECT_EQ(test, e->type, TSNEP_TX_TYPE_XSK);
+}
+
+static void tsnep_test_tx_timestamp_is_the_writeback_time(struct kunit *test)
+{
+	struct tsnep_test *t = test->priv;
+	struct tsnep_tx_entry *e = &t->tx->entry[3];
+
+	e->desc_wb->timestamp = cpu_to_le64(1234567890123ULL);
+	KUNIT_EXPECT_EQ(test, tsnep_tx_zc_fill_timestamp(&e->xsk_compl),
+			1234567890123ULL);
+}
+
 /* The owner counter and the user flag (TSNEP_TX_DESC_OWNER_MASK) of a
  * descriptor differ from its last completion each time it is reused.
  */
@@ -484,6 +528,9 @@ static struct kunit_case tsnep_test_cases[] = {
 	KUNIT_CASE(tsnep_test_rx_next_empty),
 	KUNIT_CASE(tsnep_test_rx_populate),
 	KUNIT_CASE(tsnep_test_tx_fill),
+	KUNIT_CASE(tsnep_test_tx_fill_asks_for_the_writeback_of_a_stamped_frame),
+	KUNIT_CASE(tsnep_test_tx_fill_asks_for_no_writeback_with_timestamping_off),
+	KUNIT_CASE(tsnep_test_tx_timestamp_is_the_writeback_time),
 	KUNIT_CASE(tsnep_test_tx_owner_wrap),
 	KUNIT_CASE(tsnep_test_tx_claim_takes_the_free_descriptors),
 	KUNIT_CASE(tsnep_test_tx_kick),

@@ -46,7 +46,8 @@ static inline void tsnep_tx_activate(struct tsnep_tx *tx, int index, int length,
 	if (entry->skb) {
 		entry->properties = length & TSNEP_DESC_LENGTH_MASK;
 		entry->properties |= TSNEP_DESC_INTERRUPT_FLAG;
-		if ((entry->type & TSNEP_TX_TYPE_SKB_TSTAMP) == TSNEP_TX_TYPE_SKB_TSTAMP)
+		/* an skb or an XSK frame that asked for a TX timestamp */
+		if (entry->type & TSNEP_TX_TYPE_TSTAMP)
 			entry->properties |= TSNEP_DESC_EXTENDED_WRITEBACK_FLAG;
 
 		/* toggle user flag to prevent false acknowledge
@@ -239,10 +240,36 @@ static inline void tsnep_tx_zc_fill(struct xsk_zc_tx_ring *ztx,
 
 	entry->zc = true;
 	entry->type = TSNEP_TX_TYPE_XSK;
+	/* AF_XDP TX metadata asked for a timestamp (tsnep_tx_zc_compl()),
+	 * stamped as skbs are: while TX timestamping is on
+	 */
+	if (entry->xsk_compl.tx_timestamp &&
+	    tx->adapter->hwtstamp_config.tx_type == HWTSTAMP_TX_ON)
+		entry->type |= TSNEP_TX_TYPE_TSTAMP;
 	entry->len = xdpd->len;
 	entry->desc->tx = __cpu_to_le64(dma);
 	tsnep_tx_activate(tx, tx->write, xdpd->len, true);
 	tx->write = (tx->write + 1) & TSNEP_RING_MASK;
+}
+
+/* The completion slot of the descriptor tsnep_tx_zc_fill() writes next */
+static inline struct xsk_tx_metadata_compl *
+tsnep_tx_zc_compl(struct xsk_zc_tx_ring *ztx)
+{
+	struct tsnep_tx *tx = container_of(ztx, struct tsnep_tx, ztx);
+
+	return &tx->entry[tx->write].xsk_compl;
+}
+
+/* The time the frame of a completed descriptor went out, from its
+ * extended writeback (the time skbs get as their TX timestamp)
+ */
+static inline u64 tsnep_tx_zc_fill_timestamp(void *priv)
+{
+	struct tsnep_tx_entry *entry =
+		container_of(priv, struct tsnep_tx_entry, xsk_compl);
+
+	return __le64_to_cpu(entry->desc_wb->timestamp);
 }
 
 static inline void tsnep_tx_zc_kick(struct xsk_zc_tx_ring *ztx)
