@@ -47,7 +47,7 @@ IGBZC_SCENARIOS	?= meta,bufsz,resize,counters,qstats,reinit,reopen-1,reopen--1
 # e2e's tests on two tsnep NICs (the project's QEMU model): all that
 # apply to a platform NIC without SR-IOV, runtime PM or igb's fault
 # injection.
-TSNEP_E2E	?= zc-bind,zc-rxdrop,zc-txonly,zc-l2fwd,zc-l2fwd-no-loss,zc-xdp-tx,copy-mode,stack-ping,teardown,ifdown-ifup,xdp-remove,bad-queue,bad-frame-size,zc-no-prog,bad-mtu-bound,zc-rx-no-wakeup,zc-tx-no-wakeup,ring-resize-bound,mtu-fits-bound,prog-swap-bound,link-flap-zc-tx,link-flap-zc-rx,zc-pass-hwts,zc-idle-irqs,zc-fill-empty
+TSNEP_E2E	?= zc-bind,zc-rxdrop,zc-txonly,zc-l2fwd,zc-l2fwd-no-loss,zc-xdp-tx,copy-mode,stack-ping,teardown,ifdown-ifup,xdp-remove,bad-queue,bad-frame-size,zc-no-prog,bad-mtu-bound,zc-rx-no-wakeup,zc-tx-no-wakeup,ring-resize-bound,mtu-fits-bound,prog-swap-bound,link-flap-zc-tx,link-flap-zc-rx,zc-pass-hwts,zc-idle-irqs,zc-fill-empty,zc-tx-tstamp
 # The xskxceiver job of "make e2e": the modes of tools/guest/xskxceiver.sh
 # (~MODE: reported, not gated).
 XSKX_TIMEOUT	?= 1500

@@ -1169,6 +1169,53 @@ zc_pass_hwts() {
 	WHY="$f; 6/6 frames passed from the ZC rings with their own stamp ($(hw_stamps "$LOGS/$T.zc.txt" | head -2 | tr '\n' ' ')...)"
 }
 
+# AF_XDP TX metadata: frames of a zero-copy socket that ask for a TX
+# timestamp (XDP_TXMD_FLAGS_TIMESTAMP, xsk-txmeta) get the NIC's in
+# their metadata in the UMEM: every completed frame one, none 0, each
+# later than the one before, all between two reads of the NIC's PTP
+# clock around the run. Frames that ask for none get none, and so do
+# frames sent while the NIC's TX timestamping is off (SIOCSHWTSTAMP, as
+# for skbs); the peer receives them all. A NIC that announces no AF_XDP
+# TX timestamp (the netdev family's xsk-features) is a SKIP.
+t_zc_tx_tstamp() {
+	local f phc s n=16 r0 r1
+	local txm=$XSKZC_REPO/build/xsk-bench/xsk-txmeta
+	f=$(python3 "$PY/xskfeatures.py" "$XSKZC_REPO/build/linux" $NICA 2>&1) ||
+		{ WHY="dev-get: $f"; return 1; }
+	case " $(echo $f) " in
+	*" tx-timestamp "*) ;;
+	*) WHY="$NICA announces no AF_XDP TX timestamp (xsk-features: ${f:-none})"; return 2 ;;
+	esac
+	phc=$(ethtool -T $NICA | sed -n 's/^PTP Hardware Clock: \([0-9]*\)$/\1/p')
+	[ -n "$phc" ] && [ -e /dev/ptp$phc ] || { WHY="no PTP clock for $NICA"; return 1; }
+	r0=$(onB cat /sys/class/net/$NICB/statistics/rx_packets)
+	# TX timestamping off (as the skbs': SIOCSHWTSTAMP), then on
+	"$txm" -i $NICA -q 0 -n 4 > "$LOGS/$T.off.log" 2>&1
+	f=$(python3 "$PY/hwtstamp.py" $NICA 0 1)
+	case $f in *tx_type=1) ;; *) WHY="TX timestamps not taken: $f"; return 1 ;; esac
+	"$txm" -i $NICA -q 0 -n $n -P /dev/ptp$phc > "$LOGS/$T.stamped.log" 2>&1
+	"$txm" -i $NICA -q 0 -n 4 -N > "$LOGS/$T.none.log" 2>&1
+	python3 "$PY/hwtstamp.py" $NICA 0 0 > /dev/null
+	case $(grep '^summary' "$LOGS/$T.off.log") in
+	*"completed=4 stamped=0 "*) ;;
+	*) WHY="with TX timestamping off: $(tail -n 1 "$LOGS/$T.off.log")"; return 1 ;;
+	esac
+	s=$(grep '^summary' "$LOGS/$T.stamped.log")
+	case $s in
+	*"completed=$n stamped=$n zero=0 in_window=$n ordered=$n status=ok"*) ;;
+	*) WHY="with timestamps: ${s:-$(tail -n 1 "$LOGS/$T.stamped.log")}"; return 1 ;;
+	esac
+	case $(grep '^summary' "$LOGS/$T.none.log") in
+	*"completed=4 stamped=0 "*) ;;
+	*) WHY="without a request: $(tail -n 1 "$LOGS/$T.none.log")"; return 1 ;;
+	esac
+	sleep 0.5
+	r1=$(onB cat /sys/class/net/$NICB/statistics/rx_packets)
+	[ $((r1 - r0)) -ge $((n + 8)) ] ||
+		{ WHY="$NICB received $((r1 - r0)) of $((n + 8)) frames"; return 1; }
+	WHY="$n/$n frames stamped in order within $(sed -n 's/^phc [^ ]* //p' "$LOGS/$T.stamped.log") (ptp$phc): $(sed -n 's/^stamp [01] //p' "$LOGS/$T.stamped.log" | tr '\n' ' ')...; none with TX timestamping off (4) or without a request (4); $NICB rx +$((r1 - r0))"
+}
+
 # An empty fill ring: a ZC socket of 64 frames that touches no ring
 # until told to (xsk-bench -G) gets the 64 frames it posted, then the
 # driver has no buffer: it drops what comes (tsnep keeps one descriptor
@@ -1466,6 +1513,7 @@ all_tests() {
 	run zc-pass-hwts t_zc_pass_hwts
 	run zc-idle-irqs t_zc_idle_irqs
 	run zc-fill-empty t_zc_fill_empty
+	run zc-tx-tstamp t_zc_tx_tstamp
 	# These crash or wedge today's kernel: last.
 	run runtime-pm-bound t_runtime_pm_bound
 	run sriov-bound t_sriov_bound

@@ -58,6 +58,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
+#include "xsk-ring.h"
 #include "xsk-util.h"
 
 #ifndef AF_XDP
@@ -72,14 +73,6 @@
 #define HDR_OFF		14
 #define TX_LEN		60
 #define RING		512
-
-struct ring {
-	uint32_t *producer, *consumer, *flags;
-	void *desc;
-	uint32_t mask, size;
-	void *map;
-	size_t map_len;
-};
 
 struct opts {
 	const char *ifname;
@@ -131,60 +124,6 @@ static void on_signal(int sig)
 {
 	(void)sig;
 	stop = 1;
-}
-
-/* --- rings ------------------------------------------------------------- */
-
-static int ring_map(int fd, struct ring *r, const struct xdp_ring_offset *off,
-		    uint64_t pgoff, size_t desc_size, uint32_t size)
-{
-	r->map_len = off->desc + (size_t)size * desc_size;
-	r->map = mmap(NULL, r->map_len, PROT_READ | PROT_WRITE,
-		      MAP_SHARED | MAP_POPULATE, fd, (off_t)pgoff);
-	if (r->map == MAP_FAILED) {
-		r->map = NULL;
-		return errno;
-	}
-	r->producer = (uint32_t *)((char *)r->map + off->producer);
-	r->consumer = (uint32_t *)((char *)r->map + off->consumer);
-	r->flags = (uint32_t *)((char *)r->map + off->flags);
-	r->desc = (char *)r->map + off->desc;
-	r->size = size;
-	r->mask = size - 1;
-	return 0;
-}
-
-static void ring_unmap(struct ring *r)
-{
-	if (r->map)
-		munmap(r->map, r->map_len);
-	r->map = NULL;
-}
-
-static uint32_t load_acq(uint32_t *p)
-{
-	return __atomic_load_n(p, __ATOMIC_ACQUIRE);
-}
-
-static void store_rel(uint32_t *p, uint32_t v)
-{
-	__atomic_store_n(p, v, __ATOMIC_RELEASE);
-}
-
-/* Producer: free slots. Consumer: entries ready. */
-static uint32_t prod_free(struct ring *r)
-{
-	return r->size - (*r->producer - load_acq(r->consumer));
-}
-
-static uint32_t cons_ready(struct ring *r)
-{
-	return load_acq(r->producer) - *r->consumer;
-}
-
-static bool needs_wakeup(struct ring *r)
-{
-	return __atomic_load_n(r->flags, __ATOMIC_RELAXED) & XDP_RING_NEED_WAKEUP;
 }
 
 /* --- the XDP program (as xsk-bench's) ------------------------------------ */
