@@ -456,6 +456,73 @@ static void tsnep_test_tx_timestamp_is_the_writeback_time(struct kunit *test)
 			1234567890123ULL);
 }
 
+static void tsnep_test_free_netdev(void *dev)
+{
+	free_netdev(dev);
+}
+
+/* XDP_TX without a copy, on the TX ring of the RX ring's queue: a netdev
+ * for its queue lock, the TX ring zero-copy with the RX ring's pool.
+ */
+static void tsnep_test_xdp_tx_ring(struct kunit *test, struct tsnep_test *t)
+{
+	struct net_device *dev = alloc_etherdev_mqs(0, 1, 1);
+
+	KUNIT_ASSERT_NOT_NULL(test, dev);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test,
+							tsnep_test_free_netdev,
+							dev), 0);
+	t->adapter->netdev = dev;
+	t->rx->tx_queue_index = 0;
+	t->tx->ztx.rx = &t->rx->zrx;
+}
+
+static void tsnep_test_xdp_tx_zc_posts_the_xsk_buffer_itself(struct kunit *test)
+{
+	struct tsnep_test *t = test->priv;
+	struct tsnep_tx_entry *e = &t->tx->entry[0];
+	u32 p;
+
+	tsnep_test_xdp_tx_ring(test, t);
+	KUNIT_ASSERT_TRUE(test, tsnep_rx_zc_xmit_zc(&t->rx->zrx, &t->xdp[5],
+						    0x5000, 60));
+	p = le32_to_cpu(e->desc->properties);
+	KUNIT_EXPECT_EQ(test, le64_to_cpu(e->desc->tx), 0x5000);
+	KUNIT_EXPECT_EQ(test, p & TSNEP_DESC_LENGTH_MASK, 60);
+	KUNIT_EXPECT_TRUE(test, p & TSNEP_TX_DESC_LAST_FRAGMENT_FLAG);
+	KUNIT_EXPECT_EQ(test, owner_of(e->desc->properties), 1);
+	/* completion gives it back, counts no socket frame, unmaps nothing */
+	KUNIT_EXPECT_EQ(test, e->type, TSNEP_TX_TYPE_XSK_XDP_TX);
+	KUNIT_EXPECT_PTR_EQ(test, e->xsk_xdp, &t->xdp[5]);
+	KUNIT_EXPECT_EQ(test, t->tx->write, 1);
+}
+
+static void tsnep_test_xdp_tx_zc_refuses_a_tx_ring_of_another_pool(struct kunit *test)
+{
+	struct tsnep_test *t = test->priv;
+
+	tsnep_test_xdp_tx_ring(test, t);
+	t->tx->ztx.rx = NULL;
+	KUNIT_EXPECT_FALSE(test, tsnep_rx_zc_xmit_zc(&t->rx->zrx, &t->xdp[0],
+						     0x5000, 60));
+	KUNIT_EXPECT_EQ(test, t->tx->write, 0);
+}
+
+static void tsnep_test_xdp_tx_zc_leaves_the_stack_its_reserve(struct kunit *test)
+{
+	struct tsnep_test *t = test->priv;
+
+	tsnep_test_xdp_tx_ring(test, t);
+	/* TSNEP_TX_RESERVE descriptors free: the stack's */
+	t->tx->read = TSNEP_TX_RESERVE + 1;
+	KUNIT_EXPECT_FALSE(test, tsnep_rx_zc_xmit_zc(&t->rx->zrx, &t->xdp[0],
+						     0x5000, 60));
+	KUNIT_EXPECT_EQ(test, t->tx->write, 0);
+	t->tx->read = TSNEP_TX_RESERVE + 2;
+	KUNIT_EXPECT_TRUE(test, tsnep_rx_zc_xmit_zc(&t->rx->zrx, &t->xdp[0],
+						    0x5000, 60));
+}
+
 /* The owner counter and the user flag (TSNEP_TX_DESC_OWNER_MASK) of a
  * descriptor differ from its last completion each time it is reused.
  */
@@ -532,6 +599,9 @@ static struct kunit_case tsnep_test_cases[] = {
 	KUNIT_CASE(tsnep_test_tx_fill_asks_for_no_writeback_with_timestamping_off),
 	KUNIT_CASE(tsnep_test_tx_timestamp_is_the_writeback_time),
 	KUNIT_CASE(tsnep_test_tx_owner_wrap),
+	KUNIT_CASE(tsnep_test_xdp_tx_zc_posts_the_xsk_buffer_itself),
+	KUNIT_CASE(tsnep_test_xdp_tx_zc_refuses_a_tx_ring_of_another_pool),
+	KUNIT_CASE(tsnep_test_xdp_tx_zc_leaves_the_stack_its_reserve),
 	KUNIT_CASE(tsnep_test_tx_claim_takes_the_free_descriptors),
 	KUNIT_CASE(tsnep_test_tx_kick),
 	{}

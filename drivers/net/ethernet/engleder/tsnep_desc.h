@@ -31,6 +31,7 @@
 #define TSNEP_TX_TYPE_XDP		(TSNEP_TX_TYPE_XDP_TX | TSNEP_TX_TYPE_XDP_NDO)
 #define TSNEP_TX_TYPE_XSK		BIT(12)
 #define TSNEP_TX_TYPE_TSTAMP		BIT(13)
+#define TSNEP_TX_TYPE_XSK_XDP_TX	BIT(14)
 #define TSNEP_TX_TYPE_SKB_TSTAMP	(TSNEP_TX_TYPE_SKB | TSNEP_TX_TYPE_TSTAMP)
 
 /* TX descriptors kept free for an skb with all its fragments */
@@ -222,6 +223,45 @@ static inline void tsnep_rx_zc_populate(struct xsk_zc_rx_ring *zrx,
 	if (is_multicast_ether_addr(skb->data) &&
 	    !is_broadcast_ether_addr(skb->data))
 		rx->multicast++;
+}
+
+/* XDP_TX without a copy: the XSK buffer itself goes on the queue's TX
+ * ring, if that ring is zero-copy with the same pool (a queue without a
+ * TX ring of its own sends XDP_TX on another queue's) and has room
+ * beyond the stack's reserve. tsnep_tx_poll() gives it back.
+ */
+static inline bool tsnep_rx_zc_xmit_zc(struct xsk_zc_rx_ring *zrx,
+				       struct xdp_buff *xdp, dma_addr_t dma,
+				       u32 len)
+{
+	struct tsnep_rx *rx = container_of(zrx, struct tsnep_rx, zrx);
+	struct tsnep_tx *tx = &rx->adapter->tx[rx->tx_queue_index];
+	struct tsnep_tx_entry *entry;
+	struct netdev_queue *nq;
+	bool xmit = false;
+
+	if (tx->ztx.rx != zrx)
+		return false;
+
+	nq = netdev_get_tx_queue(rx->adapter->netdev, rx->tx_queue_index);
+	__netif_tx_lock(nq, smp_processor_id());
+	if (tsnep_tx_desc_available(tx) >= TSNEP_TX_RESERVE + 1) {
+		entry = &tx->entry[tx->write];
+		entry->xsk_xdp = xdp;
+		entry->type = TSNEP_TX_TYPE_XSK_XDP_TX;
+		entry->len = len;
+		entry->desc->tx = __cpu_to_le64(dma);
+		tsnep_tx_activate(tx, tx->write, len, true);
+		tx->write = (tx->write + 1) & TSNEP_RING_MASK;
+		/* valid before xmit_flush notifies the hardware */
+		dma_wmb();
+		/* the shared queue's watchdog sees it moving */
+		txq_trans_cond_update(nq);
+		xmit = true;
+	}
+	__netif_tx_unlock(nq);
+
+	return xmit;
 }
 
 /* xsk_zc TX callbacks */
