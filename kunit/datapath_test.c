@@ -413,7 +413,6 @@ static struct rig rig_up_xmit_zc(struct kunit *test, bool one_napi)
 	fake_fq_put(r.x, 32);
 	KUNIT_ASSERT_EQ(test, fake_xsk_bind(r.x, r.nic, &cfg), 0);
 	r.q = &r.nic->q[1];
-	r.q->xdp_tx_zc = true;
 	return r;
 }
 
@@ -509,7 +508,6 @@ static void a_ring_short_of_buffers_posts_the_xdp_tx_buffers_that_came_back(stru
 	struct rig r = rig_up(test, POSTED_FULL, true, 0);
 	struct bpf_prog *tx = fake_prog_create(test, XDP_TX);
 
-	r.q->xdp_tx_zc = true;
 	receive_frames(r.q, POSTED_FULL - POSTED_LOW, 60);
 	KUNIT_EXPECT_EQ(test, fake_poll_rx(r.q, tx, 64), POSTED_FULL - POSTED_LOW);
 	/* the fill ring is empty: the ring is low, waiting for buffers */

@@ -69,18 +69,6 @@ static void fake_rx_kick(struct xsk_zc_rx_ring *rx, u32 ntu)
 	q->rx_tail = ntu;
 }
 
-static bool fake_rx_xmit(struct xsk_zc_rx_ring *rx, struct xdp_buff *xdp)
-{
-	struct fake_queue *q = container_of(rx, struct fake_queue, zrx);
-
-	if (q->xdp_tx_fails)
-		return false;
-	/* A real driver copies the frame to its TX ring here. */
-	q->xdp_tx_frames++;
-	xsk_buff_free(xdp);
-	return true;
-}
-
 /* One TX descriptor at tx_ntu: a socket's frame or, with @xdp, an XSK
  * buffer XDP_TX sends itself.
  */
@@ -134,7 +122,7 @@ static const struct xsk_zc_rx_hw fake_rx_hw = {
 	.next = fake_rx_next,
 	.fill = fake_rx_fill,
 	.kick = fake_rx_kick,
-	.xmit = fake_rx_xmit,
+	.xmit_zc = fake_rx_xmit_zc,
 	.xmit_flush = fake_rx_xmit_flush,
 	.populate = fake_rx_populate,
 };
@@ -213,25 +201,12 @@ static const struct xsk_zc_tx_hw fake_tx_hw_meta = {
 	.compl = fake_tx_compl,
 };
 
-/* The same NIC with XDP_TX that sends the XSK buffer itself */
-static const struct xsk_zc_rx_hw fake_rx_hw_xmit_zc = {
-	.next = fake_rx_next,
-	.fill = fake_rx_fill,
-	.kick = fake_rx_kick,
-	.xmit_zc = fake_rx_xmit_zc,
-	.xmit_flush = fake_rx_xmit_flush,
-	.populate = fake_rx_populate,
-};
-
 /* The instantiations of the hot path; `make lint` checks that they
  * contain no indirect call.
  */
 noinline int fake_rx_poll(struct fake_queue *q, struct bpf_prog *prog,
 			  int budget)
 {
-	if (q->xdp_tx_zc)
-		return xsk_zc_rx_poll(&q->zrx, &q->rx_napi, prog, budget,
-				      &fake_rx_hw_xmit_zc);
 	return xsk_zc_rx_poll(&q->zrx, &q->rx_napi, prog, budget, &fake_rx_hw);
 }
 

@@ -74,7 +74,6 @@ struct fake_queue {
 	u32 xdp_tx_frames;
 	u32 xdp_tx_flushes;
 	bool xdp_tx_fails;
-	bool xdp_tx_zc;		/* XDP_TX posts the buffer, no copy */
 	bool tx_meta;		/* TX with metadata ops (fake_tx_hw_meta) */
 	u64 tx_clock;		/* stamps of the frames cleaned */
 

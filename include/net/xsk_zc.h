@@ -253,10 +253,10 @@ __xsk_zc_rx_pass(struct xsk_zc_rx_ring *rx, struct napi_struct *napi,
 	acc->pass++;
 }
 
-/* XDP_TX: the buffer itself when the driver can post it, or a copy.
- * The program may have moved the frame's start (bpf_xdp_adjust_head())
- * or the NIC put metadata before it: the DMA address is that of
- * xdp->data. Returns true when the driver took the frame.
+/* XDP_TX: the buffer itself goes out. The program may have moved the
+ * frame's start (bpf_xdp_adjust_head()) or the NIC put metadata before
+ * it: the DMA address is that of xdp->data. Returns true when the
+ * driver took the frame; a driver without xmit_zc drops it.
  */
 static __always_inline bool
 __xsk_zc_rx_xdp_tx(struct xsk_zc_rx_ring *rx, struct xdp_buff *xdp,
@@ -266,7 +266,7 @@ __xsk_zc_rx_xdp_tx(struct xsk_zc_rx_ring *rx, struct xdp_buff *xdp,
 	u32 len;
 
 	if (!hw->xmit_zc)
-		return hw->xmit && hw->xmit(rx, xdp);
+		return false;
 
 	len = xdp->data_end - xdp->data;
 	dma = xsk_buff_xdp_get_dma(xdp) + (xdp->data - xsk_zc_rx_hw_data(xdp));

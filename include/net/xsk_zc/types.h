@@ -246,15 +246,10 @@ struct xsk_zc_rx_desc {
  * @fill: post @xdp, at DMA address @dma, at descriptor @idx
  * @kick: optional; tell the NIC about new descriptors up to @ntu (tail
  *	write), once per refill. NULL when each @fill is its own doorbell.
- * @xmit: optional; send @xdp back out (XDP_TX). Returns false when it
- *	could not, and the library then frees @xdp. On true the driver
- *	owns the buffer. A driver that copies it (xdp_convert_buff_to_frame()
- *	frees the XSK buffer) returns true even when the copy cannot be
- *	sent, and frees the copy.
- * @xmit_zc: optional, and used instead of @xmit when set; send @xdp itself
- *	back out (XDP_TX without a copy): post @len bytes at @dma, which
- *	the library synced for the device, on the TX ring of this queue,
- *	the one bound to the same pool, and give the buffer to
+ * @xmit_zc: optional; send @xdp itself back out (XDP_TX, without a
+ *	copy): post @len bytes at @dma, which the library synced for the
+ *	device, on the TX ring of this queue, the one bound to the same
+ *	pool, and give the buffer to
  *	xsk_zc_tx_xdp_done() when the NIC has sent it or the ring is
  *	cleaned. Returns false when the ring has no room, and the library
  *	then frees @xdp.
@@ -275,7 +270,6 @@ struct xsk_zc_rx_hw {
 	void (*fill)(struct xsk_zc_rx_ring *rx, u32 idx, struct xdp_buff *xdp,
 		     dma_addr_t dma);
 	void (*kick)(struct xsk_zc_rx_ring *rx, u32 ntu);
-	bool (*xmit)(struct xsk_zc_rx_ring *rx, struct xdp_buff *xdp);
 	bool (*xmit_zc)(struct xsk_zc_rx_ring *rx, struct xdp_buff *xdp,
 			dma_addr_t dma, u32 len);
 	void (*xmit_flush)(struct xsk_zc_rx_ring *rx);
