@@ -477,6 +477,17 @@ static void tsnep_test_xdp_tx_ring(struct kunit *test, struct tsnep_test *t)
 	t->tx->ztx.rx = &t->rx->zrx;
 }
 
+/* as the RX NAPI calls it: with BHs off, under the TX queue's lock */
+static bool tsnep_test_xmit_zc(struct tsnep_test *t, struct xdp_buff *xdp)
+{
+	bool ok;
+
+	local_bh_disable();
+	ok = tsnep_rx_zc_xmit_zc(&t->rx->zrx, xdp, 0x5000, 60);
+	local_bh_enable();
+	return ok;
+}
+
 static void tsnep_test_xdp_tx_zc_posts_the_xsk_buffer_itself(struct kunit *test)
 {
 	struct tsnep_test *t = test->priv;
@@ -484,8 +495,7 @@ static void tsnep_test_xdp_tx_zc_posts_the_xsk_buffer_itself(struct kunit *test)
 	u32 p;
 
 	tsnep_test_xdp_tx_ring(test, t);
-	KUNIT_ASSERT_TRUE(test, tsnep_rx_zc_xmit_zc(&t->rx->zrx, &t->xdp[5],
-						    0x5000, 60));
+	KUNIT_ASSERT_TRUE(test, tsnep_test_xmit_zc(t, &t->xdp[5]));
 	p = le32_to_cpu(e->desc->properties);
 	KUNIT_EXPECT_EQ(test, le64_to_cpu(e->desc->tx), 0x5000);
 	KUNIT_EXPECT_EQ(test, p & TSNEP_DESC_LENGTH_MASK, 60);
@@ -503,8 +513,7 @@ static void tsnep_test_xdp_tx_zc_refuses_a_tx_ring_of_another_pool(struct kunit 
 
 	tsnep_test_xdp_tx_ring(test, t);
 	t->tx->ztx.rx = NULL;
-	KUNIT_EXPECT_FALSE(test, tsnep_rx_zc_xmit_zc(&t->rx->zrx, &t->xdp[0],
-						     0x5000, 60));
+	KUNIT_EXPECT_FALSE(test, tsnep_test_xmit_zc(t, &t->xdp[0]));
 	KUNIT_EXPECT_EQ(test, t->tx->write, 0);
 }
 
@@ -515,12 +524,10 @@ static void tsnep_test_xdp_tx_zc_leaves_the_stack_its_reserve(struct kunit *test
 	tsnep_test_xdp_tx_ring(test, t);
 	/* TSNEP_TX_RESERVE descriptors free: the stack's */
 	t->tx->read = TSNEP_TX_RESERVE + 1;
-	KUNIT_EXPECT_FALSE(test, tsnep_rx_zc_xmit_zc(&t->rx->zrx, &t->xdp[0],
-						     0x5000, 60));
+	KUNIT_EXPECT_FALSE(test, tsnep_test_xmit_zc(t, &t->xdp[0]));
 	KUNIT_EXPECT_EQ(test, t->tx->write, 0);
 	t->tx->read = TSNEP_TX_RESERVE + 2;
-	KUNIT_EXPECT_TRUE(test, tsnep_rx_zc_xmit_zc(&t->rx->zrx, &t->xdp[0],
-						    0x5000, 60));
+	KUNIT_EXPECT_TRUE(test, tsnep_test_xmit_zc(t, &t->xdp[0]));
 }
 
 /* The owner counter and the user flag (TSNEP_TX_DESC_OWNER_MASK) of a
