@@ -61,13 +61,6 @@
 #include "xsk-ring.h"
 #include "xsk-util.h"
 
-#ifndef AF_XDP
-#define AF_XDP		44
-#endif
-#ifndef SOL_XDP
-#define SOL_XDP		283
-#endif
-
 #define ETH_P_XSKB	0x88b5
 #define XSKB_MAGIC	0x58534b42u
 #define HDR_OFF		14

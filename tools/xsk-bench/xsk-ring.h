@@ -11,7 +11,16 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <sys/mman.h>
+#include <sys/socket.h>
 #include <linux/if_xdp.h>
+
+/* the socket family and level, for libcs that lack them */
+#ifndef AF_XDP
+#define AF_XDP		44
+#endif
+#ifndef SOL_XDP
+#define SOL_XDP		283
+#endif
 
 struct ring {
 	uint32_t *producer, *consumer, *flags;

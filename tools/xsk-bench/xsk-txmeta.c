@@ -41,13 +41,6 @@
 #include "xsk-ring.h"
 #include "xsk-util.h"
 
-#ifndef AF_XDP
-#define AF_XDP		44
-#endif
-#ifndef SOL_XDP
-#define SOL_XDP		283
-#endif
-
 /* UAPI of 6.8 (include/uapi/linux/if_xdp.h) */
 #define UMEM_TX_METADATA_LEN	(1 << 2)	/* XDP_UMEM_TX_METADATA_LEN */
 #define DESC_TX_METADATA	(1 << 1)	/* XDP_TX_METADATA */
