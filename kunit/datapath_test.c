@@ -6,6 +6,7 @@
 
 #include <kunit/test.h>
 #include <linux/etherdevice.h>
+#include <linux/jhash.h>
 #include <linux/vmstat.h>
 #include <net/net_namespace.h>
 #include <net/netdev_queues.h>
@@ -625,6 +626,51 @@ static void stale_write_back_on_an_empty_ring_is_not_taken(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, r.q->zrx.pending, 0);
 }
 
+/* ---- RX hints ---- */
+
+/* A dev-bound program's RX hint kfunc reads the descriptor of the frame it
+ * runs on, for each frame of a poll; an error descriptor between two frames
+ * runs no program and moves no hint.
+ */
+static void rx_hint_kfunc_reads_the_descriptor_of_its_own_frame(struct kunit *test)
+{
+	struct rig r = rig_up(test, 32, true, 0);
+	struct bpf_prog *drop = fake_prog_create(test, XDP_DROP);
+	u8 frame[3][60];
+	u32 i;
+
+	fake_prog_set_hints(drop);
+	for (i = 0; i < 3; i++) {
+		memset(frame[i], 0x10 + i, sizeof(frame[i]));
+		fake_nic_receive(r.q, frame[i], sizeof(frame[i]), false);
+		if (!i)
+			fake_nic_receive(r.q, frame[i], sizeof(frame[i]), true);
+	}
+	KUNIT_EXPECT_EQ(test, fake_poll_rx(r.q, drop, 64), 4);
+	KUNIT_EXPECT_EQ(test, r.q->hint_err, 0);
+	KUNIT_ASSERT_EQ(test, r.q->hints, 3);
+	for (i = 0; i < 3; i++)
+		KUNIT_EXPECT_EQ(test, r.q->hint_hash[i],
+				jhash(frame[i], sizeof(frame[i]), 0));
+}
+
+/* The same driver callback on its page-mode XDP path, whose buffer is not
+ * the pool's: no descriptor, no data, nothing read out of bounds.
+ */
+static void rx_hint_of_a_buffer_outside_zero_copy_finds_no_descriptor(struct kunit *test)
+{
+	struct xdp_rxq_info rxq = { .mem.type = MEM_TYPE_PAGE_SHARED };
+	enum xdp_rss_hash_type type;
+	struct xdp_buff xdp = {};
+	u32 hash = 0;
+
+	xdp.rxq = &rxq;
+	KUNIT_EXPECT_NULL(test, xsk_zc_rx_hint_desc((struct xdp_md *)&xdp));
+	KUNIT_EXPECT_EQ(test, fake_xdp_metadata_ops.xmo_rx_hash((struct xdp_md *)&xdp,
+								&hash, &type),
+			-ENODATA);
+}
+
 static void poll_stops_at_the_budget(struct kunit *test)
 {
 	struct rig r = rig_up(test, 32, true, 0);
@@ -1146,6 +1192,8 @@ static struct kunit_case xsk_zc_datapath_cases[] = {
 	KUNIT_CASE(error_descriptor_is_dropped_without_running_the_program),
 	KUNIT_CASE(error_descriptor_in_the_last_buffer_keeps_it_posted),
 	KUNIT_CASE(stale_write_back_on_an_empty_ring_is_not_taken),
+	KUNIT_CASE(rx_hint_kfunc_reads_the_descriptor_of_its_own_frame),
+	KUNIT_CASE(rx_hint_of_a_buffer_outside_zero_copy_finds_no_descriptor),
 	KUNIT_CASE(poll_stops_at_the_budget),
 	KUNIT_CASE(rx_stats_count_packets_and_bytes),
 	KUNIT_CASE(rx_stats_count_neither_errors_nor_kept_buffers_as_packets),

@@ -11,6 +11,7 @@
 #include <linux/dma-mapping.h>
 #include <linux/etherdevice.h>
 #include <linux/filter.h>
+#include <linux/jhash.h>
 #include <linux/mman.h>
 #include <linux/net.h>
 #include <linux/pm_runtime.h>
@@ -117,6 +118,25 @@ static void fake_rx_populate(struct xsk_zc_rx_ring *rx, struct sk_buff *skb,
 	memcpy(q->pass_meta, skb->data - q->pass_meta_len,
 	       min_t(u32, q->pass_meta_len, sizeof(q->pass_meta)));
 }
+
+/* RX hints: the hash the "NIC" wrote in the frame's descriptor */
+static int fake_xmo_rx_hash(const struct xdp_md *ctx, u32 *hash,
+			    enum xdp_rss_hash_type *rss_type)
+{
+	const struct xsk_zc_rx_desc *desc = xsk_zc_rx_hint_desc(ctx);
+	const struct fake_rx_desc *d;
+
+	if (!desc)
+		return -ENODATA;
+	d = desc->hw_desc;
+	*hash = d->hash;
+	*rss_type = XDP_RSS_TYPE_L2;
+	return 0;
+}
+
+const struct xdp_metadata_ops fake_xdp_metadata_ops = {
+	.xmo_rx_hash = fake_xmo_rx_hash,
+};
 
 static const struct xsk_zc_rx_hw fake_rx_hw = {
 	.next = fake_rx_next,
@@ -289,6 +309,7 @@ void fake_nic_receive(struct fake_queue *q, const void *data, u32 len,
 	}
 	memcpy(d->va, data, len);
 	d->len = len;
+	d->hash = jhash(data, len, 0);
 	d->error = error;
 	d->done = true;
 	q->rx_hw_head = (q->rx_hw_head + 1) % FAKE_RING;
@@ -685,6 +706,7 @@ static struct fake_nic *__fake_nic_create(struct kunit *test,
 	*(struct fake_nic **)netdev_priv(dev) = nic;
 	nic->netdev = dev;
 	dev->netdev_ops = &fake_netdev_ops;
+	dev->xdp_metadata_ops = &fake_xdp_metadata_ops;
 	dev->max_mtu = 9000;
 	dev->xdp_features = NETDEV_XDP_ACT_BASIC | NETDEV_XDP_ACT_REDIRECT |
 			    NETDEV_XDP_ACT_XSK_ZEROCOPY;
@@ -1033,6 +1055,7 @@ struct fake_prog_cfg {
 	u32 act;
 	u32 meta_len;
 	int head;	/* what bpf_xdp_adjust_head() moves data by */
+	bool hints;	/* read the RX hash kfunc, as the verifier calls it */
 	struct xdp_sock *redirect_to;
 	u32 redirect_ifindex;
 };
@@ -1045,6 +1068,21 @@ static unsigned int fake_prog_run(const void *ctx, const struct bpf_insn *insn)
 	if (cfg->head) {
 		xdp->data += cfg->head;
 		xdp->data_meta = xdp->data;
+	}
+	if (cfg->hints) {
+		/* a dev-bound program's kfunc call, resolved to the driver's */
+		struct fake_queue *q = container_of(xdp->rxq, struct fake_queue,
+						    xdp_rxq);
+		const struct xdp_metadata_ops *xmo = xdp->rxq->dev->xdp_metadata_ops;
+		enum xdp_rss_hash_type type;
+		u32 hash = 0;
+		int err;
+
+		err = xmo->xmo_rx_hash(ctx, &hash, &type);
+		if (err)
+			q->hint_err = err;
+		else
+			q->hint_hash[q->hints++ % FAKE_RING] = hash;
 	}
 	if (cfg->meta_len) {
 		xdp->data_meta = xdp->data - cfg->meta_len;
@@ -1106,6 +1144,11 @@ void fake_prog_set_redirect_ifindex(struct bpf_prog *prog, u32 ifindex)
 void fake_prog_set_head(struct bpf_prog *prog, int delta)
 {
 	((struct fake_prog_cfg *)prog->insnsi)->head = delta;
+}
+
+void fake_prog_set_hints(struct bpf_prog *prog)
+{
+	((struct fake_prog_cfg *)prog->insnsi)->hints = true;
 }
 
 void fake_prog_set_meta(struct bpf_prog *prog, u32 meta_len)

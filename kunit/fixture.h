@@ -25,6 +25,7 @@ struct fake_rx_desc {
 	dma_addr_t dma;
 	void *va;		/* where the "NIC" writes, via the buffer */
 	u32 len;
+	u32 hash;		/* the "NIC"'s RSS hash: jhash() of the frame */
 	bool done;
 	bool error;
 };
@@ -76,6 +77,11 @@ struct fake_queue {
 	bool xdp_tx_fails;
 	bool tx_meta;		/* TX with metadata ops (fake_tx_hw_meta) */
 	u64 tx_clock;		/* stamps of the frames cleaned */
+
+	/* what a fake_prog_set_hints() program got from the RX hint kfuncs */
+	u32 hints;
+	u32 hint_hash[FAKE_RING];
+	int hint_err;
 
 	/* what the last XDP_PASS skb looked like before the stack got it */
 	u32 pass_len;
@@ -175,8 +181,10 @@ void fake_prog_set_redirect(struct bpf_prog *prog, struct fake_xsk *x);
 void fake_prog_set_redirect_ifindex(struct bpf_prog *prog, u32 ifindex);
 void fake_prog_set_meta(struct bpf_prog *prog, u32 meta_len);
 void fake_prog_set_head(struct bpf_prog *prog, int delta);
+void fake_prog_set_hints(struct bpf_prog *prog);
 
 extern const struct xsk_zc_ops fake_ops;
 extern const struct xsk_zc_ops fake_irq_ops;
+extern const struct xdp_metadata_ops fake_xdp_metadata_ops;
 
 #endif

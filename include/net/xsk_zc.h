@@ -36,6 +36,8 @@ struct netdev_queue_stats_rx;
  *   metadata (&xsk_zc_tx_hw.tmo) gives each zero-copy frame it cleans
  *   to xsk_zc_tx_meta_done() first.
  * - ``ndo_xsk_wakeup``: xsk_zc_wakeup().
+ * - ``xdp_metadata_ops`` (RX hints for the XDP program):
+ *   xsk_zc_rx_hint_desc() gives each callback the frame's descriptor.
  * - ``ndo_change_mtu``: xsk_zc_check_mtu() before accepting the MTU.
  * - ``ndo_get_stats64`` and ethtool: xsk_zc_rx_stats_read();
  *   ``netdev_stat_ops.get_queue_stats_rx``: xsk_zc_rx_queue_stats().
@@ -110,6 +112,31 @@ static inline struct xsk_buff_pool *xsk_zc_tx_pool(const struct xsk_zc_tx_ring *
 static inline void *xsk_zc_rx_hw_data(const struct xdp_buff *xdp)
 {
 	return xdp->data_hard_start + XDP_PACKET_HEADROOM;
+}
+
+/**
+ * xsk_zc_rx_hint_desc - the descriptor of the frame an XDP program runs on
+ * @ctx: the context a driver's &struct xdp_metadata_ops callback gets
+ *
+ * For a driver's RX hint kfuncs (``xmo_rx_hash``, ``xmo_rx_timestamp``,
+ * ``xmo_rx_vlan_tag``): what its ``next`` callback read from the frame's
+ * descriptor, ``hw_desc`` included. xsk_zc_rx_poll() keeps it with the
+ * buffer while the program runs, the only time a kfunc can be called, and
+ * the descriptor is not written again before the poll's refill, after
+ * every program of the poll has run.
+ *
+ * Return: the frame's descriptor, or NULL when @ctx is not a zero-copy
+ * buffer (the driver's own XDP path, in page mode): the driver then
+ * answers from its own state, or ``-ENODATA``.
+ */
+static inline const struct xsk_zc_rx_desc *
+xsk_zc_rx_hint_desc(const struct xdp_md *ctx)
+{
+	const struct xdp_buff *xdp = (const void *)ctx;
+
+	if (xdp->rxq->mem.type != MEM_TYPE_XSK_BUFF_POOL)
+		return NULL;
+	return container_of(xdp, struct xsk_zc_buff, xdp)->rx_desc;
 }
 
 /**
@@ -286,8 +313,11 @@ __xsk_zc_rx_one(struct xsk_zc_rx_ring *rx, struct napi_struct *napi,
 	u32 act = XDP_PASS;
 	int err;
 
-	if (prog)
+	if (prog) {
+		/* for the driver's RX hint kfuncs */
+		container_of(xdp, struct xsk_zc_buff, xdp)->rx_desc = desc;
 		act = bpf_prog_run_xdp(prog, xdp);
+	}
 
 	if (likely(act == XDP_REDIRECT)) {
 		err = xdp_do_redirect(rx->netdev, xdp, prog);

@@ -213,29 +213,36 @@ struct xsk_zc_dev {
 };
 
 /**
- * struct xsk_zc_buff - the library's view of an XSK buffer
- * @xdp: the buffer the pool hands out
- * @xdp_tx_done: its node on &xsk_zc_rx_ring.xdp_tx_done, in the buffer's
- *	driver area (&xdp_buff_xsk.cb), used only from XDP_TX until the
- *	buffer is back in the pool
- */
-struct xsk_zc_buff {
-	struct xdp_buff xdp;
-	struct llist_node xdp_tx_done;
-};
-
-/**
  * struct xsk_zc_rx_desc - what the driver read from a completed descriptor
  * @len: bytes the NIC wrote, @offset included
  * @offset: bytes of inline metadata before the frame
  * @drop: the descriptor reports an error: drop the frame
- * @hw_desc: the driver's descriptor, for its ``populate`` callback
+ * @hw_desc: the driver's descriptor, for its ``populate`` callback and
+ *	its RX hints (xsk_zc_rx_hint_desc())
  */
 struct xsk_zc_rx_desc {
 	u32 len;
 	u32 offset;
 	bool drop;
 	const void *hw_desc;
+};
+
+/**
+ * struct xsk_zc_buff - the library's view of an XSK buffer
+ * @xdp: the buffer the pool hands out
+ * @rx_desc: while the XDP program runs on a received frame, what the
+ *	driver read from its descriptor, for the driver's RX hint kfuncs
+ *	(xsk_zc_rx_hint_desc()); stale at any other time
+ * @xdp_tx_done: its node on &xsk_zc_rx_ring.xdp_tx_done, used only from
+ *	XDP_TX until the buffer is back in the pool
+ *
+ * Both fields after @xdp live in the buffer's driver area
+ * (&xdp_buff_xsk.cb).
+ */
+struct xsk_zc_buff {
+	struct xdp_buff xdp;
+	const struct xsk_zc_rx_desc *rx_desc;
+	struct llist_node xdp_tx_done;
 };
 
 /**
