@@ -149,6 +149,111 @@ static const struct xsk_zc_rx_hw igb_xsk_rx_hw = {
 	.populate = igb_xsk_rx_populate,
 };
 
+/* RX hints for a dev-bound XDP program on a zero-copy ring: what
+ * igb_xsk_rx_populate() gives an skb, read from the frame's descriptor.
+ * igb's page-mode XDP keeps no descriptor with its buffer: -ENODATA there.
+ */
+static const union e1000_adv_rx_desc *
+igb_xdp_rx_desc(const struct xdp_md *ctx, struct igb_ring **ring)
+{
+	const struct xsk_zc_rx_desc *desc = xsk_zc_rx_hint_desc(ctx);
+	const struct xdp_buff *xdp = (const void *)ctx;
+
+	if (!desc)
+		return NULL;
+	*ring = container_of(xdp->rxq, struct igb_ring, xdp_rxq);
+	return desc->hw_desc;
+}
+
+static int igb_xdp_rx_timestamp(const struct xdp_md *ctx, u64 *timestamp)
+{
+	const struct xdp_buff *xdp = (const void *)ctx;
+	const union e1000_adv_rx_desc *d;
+	struct igb_ring *ring;
+	ktime_t ts;
+
+	d = igb_xdp_rx_desc(ctx, &ring);
+	if (!d)
+		return -ENODATA;
+	if (igb_test_staterr(d, E1000_RXDADV_STAT_TSIP)) {
+		if (!igb_ptp_rx_pktstamp(ring->q_vector, xsk_zc_rx_hw_data(xdp),
+					 &ts))
+			return -ENODATA;
+		*timestamp = ts;
+		return 0;
+	}
+	/* read from the latch by igb_xsk_rx_next(), 0 if it held none */
+	if (!igb_test_staterr(d, E1000_RXDADV_STAT_TS) ||
+	    !ring->xsk_hwts.hwtstamp)
+		return -ENODATA;
+	*timestamp = ring->xsk_hwts.hwtstamp;
+	return 0;
+}
+
+/* The RSS type field of the write-back: what the NIC hashed */
+static enum xdp_rss_hash_type igb_xdp_rss_type(const union e1000_adv_rx_desc *d)
+{
+	switch (le16_to_cpu(d->wb.lower.lo_dword.pkt_info) & 0xf) {
+	case 0x1:
+		return XDP_RSS_TYPE_L4_IPV4_TCP;
+	case 0x2:
+		return XDP_RSS_TYPE_L3_IPV4;
+	case 0x3:
+		return XDP_RSS_TYPE_L4_IPV6_TCP;
+	case 0x4:
+		return XDP_RSS_TYPE_L3_IPV6_EX;
+	case 0x5:
+		return XDP_RSS_TYPE_L3_IPV6;
+	case 0x6:
+		return XDP_RSS_TYPE_L4_IPV6_TCP_EX;
+	case 0x7:
+		return XDP_RSS_TYPE_L4_IPV4_UDP;
+	case 0x8:
+		return XDP_RSS_TYPE_L4_IPV6_UDP;
+	case 0x9:
+		return XDP_RSS_TYPE_L4_IPV6_UDP_EX;
+	default:	/* 0: not hashed; 10-15 reserved */
+		return XDP_RSS_TYPE_NONE;
+	}
+}
+
+static int igb_xdp_rx_hash(const struct xdp_md *ctx, u32 *hash,
+			   enum xdp_rss_hash_type *rss_type)
+{
+	const union e1000_adv_rx_desc *d;
+	struct igb_ring *ring;
+
+	d = igb_xdp_rx_desc(ctx, &ring);
+	if (!d || !(ring->netdev->features & NETIF_F_RXHASH))
+		return -ENODATA;
+	*rss_type = igb_xdp_rss_type(d);
+	if (*rss_type == XDP_RSS_TYPE_NONE)
+		return -ENODATA;
+	*hash = le32_to_cpu(d->wb.lower.hi_dword.rss);
+	return 0;
+}
+
+static int igb_xdp_rx_vlan_tag(const struct xdp_md *ctx, __be16 *vlan_proto,
+			       u16 *vlan_tci)
+{
+	const union e1000_adv_rx_desc *d;
+	struct igb_ring *ring;
+
+	d = igb_xdp_rx_desc(ctx, &ring);
+	if (!d || !(ring->netdev->features & NETIF_F_HW_VLAN_CTAG_RX) ||
+	    !igb_test_staterr(d, E1000_RXD_STAT_VP))
+		return -ENODATA;
+	*vlan_proto = htons(ETH_P_8021Q);
+	*vlan_tci = igb_rx_vlan_tci(ring, d);
+	return 0;
+}
+
+const struct xdp_metadata_ops igb_xdp_metadata_ops = {
+	.xmo_rx_timestamp = igb_xdp_rx_timestamp,
+	.xmo_rx_hash = igb_xdp_rx_hash,
+	.xmo_rx_vlan_tag = igb_xdp_rx_vlan_tag,
+};
+
 static u32 igb_xsk_tx_claim(struct xsk_zc_tx_ring *tx, u32 want)
 {
 	return xsk_zc_tx_claimable(tx, igb_desc_unused(igb_of_ztx(tx)), want);
