@@ -26,8 +26,11 @@ PKGS_LINT	:= sparse gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu
 # The QEMU guest ("make e2e", "make bench"); qemu-system-x86 itself comes
 # from bookworm-backports through tools/qemu-deps.sh.
 PKGS_XSKB	:= gcc make libxdp-dev libbpf-dev libelf-dev zlib1g-dev
-# The kernel's AF_XDP suite, xskxceiver, from the staged tree.
+# The kernel's AF_XDP suite, xskxceiver, and its xdp_hw_metadata, from
+# the staged tree.
 PKGS_XSKX	:= gcc make clang llvm bpftool libelf-dev zlib1g-dev
+# pahole, for the BTF of the guest kernel (xdp_hw_metadata's kfuncs).
+PKGS_BTF	:= dwarves
 PKGS_GUEST	:= iproute2 ethtool iputils-ping util-linux coreutils procps kmod \
 		   python3 python3-yaml bc
 PKGS_BENCH	:= gnuplot-nox
@@ -43,7 +46,7 @@ KUNIT_TIMEOUT	?= 600
 BENCH_TIMEOUT	?= 1500
 # The igb-zc job of "make e2e": SR-IOV is e2e's sriov-bound.
 IGBZC_TIMEOUT	?= 600
-IGBZC_SCENARIOS	?= meta,bufsz,resize,counters,qstats,reinit,reopen-1,reopen--1
+IGBZC_SCENARIOS	?= meta,hints,bufsz,resize,counters,qstats,reinit,reopen-1,reopen--1
 # e2e's tests on two tsnep NICs (the project's QEMU model): all that
 # apply to a platform NIC without SR-IOV, runtime PM or igb's fault
 # injection.
@@ -126,6 +129,8 @@ help:
 	@echo '  xsk-bench  build tools/xsk-bench (build/xsk-bench)'
 	@echo '  xskxceiver build the kernel'"'"'s xskxceiver from build/linux'
 	@echo '             (build/xskxceiver)'
+	@echo '  xdp-hw-metadata  build the kernel'"'"'s xdp_hw_metadata from build/linux'
+	@echo '             against the guest kernel'"'"'s BTF (build/xskxceiver)'
 	@echo '  guest-boot boot the guest and show its NICs'
 	@echo '  qemu-tsnep build QEMU with the tsnep model (tools/qemu, build/qemu)'
 	@echo '             and run the model'"'"'s tests (tools/qemu/tsnep-test.py)'
@@ -177,7 +182,7 @@ lint: stage
 
 # The QEMU test guest: its kernel, the benchmark tool, the packages.
 guest: stage
-	@$(DEPS) $(PKGS_BUILD)
+	@$(DEPS) $(PKGS_BUILD) $(PKGS_BTF)
 	@JOBS=$(JOBS) CC="$(CC)" $(REPO)/tools/guest/build.sh
 
 guest-debug: stage
@@ -193,6 +198,14 @@ xskxceiver: stage
 	@$(DEPS) $(PKGS_XSKX)
 	@$(MAKE) --no-print-directory -s -C $(REPO)/tools/xskxceiver \
 		KSRC=$(KSRC) O=$(BUILD)/xskxceiver
+
+# The tree's xdp_hw_metadata, for igb-zc's rx-hints: its BPF program is
+# built against the guest kernel's BTF.
+xdp-hw-metadata: guest
+	@$(DEPS) $(PKGS_XSKX)
+	@$(MAKE) --no-print-directory -s -C $(REPO)/tools/xskxceiver \
+		KSRC=$(KSRC) O=$(BUILD)/xskxceiver \
+		VMLINUX=$(BUILD)/guest-x86_64/vmlinux xdp_hw_metadata
 
 # QEMU with the tsnep model, for the tsnep guest jobs (XSKZC_NIC=tsnep),
 # then the model's own tests (tools/qemu/tsnep-test.py: qtest, no guest,
@@ -233,7 +246,8 @@ guest-boot: guest xsk-bench guest-deps
 # (TSNEP_E2E). One PASS/FAIL/SKIP line per test, then "e2e: N passed,
 # N failed, N skipped" (twice: igb, then tsnep), "igb-zc: ..." and
 # "xskxceiver: ...".
-e2e: guest xsk-bench xskxceiver guest-deps qemu-tsnep tsnep-shim
+e2e: guest xsk-bench xskxceiver xdp-hw-metadata guest-deps qemu-tsnep \
+	tsnep-shim
 	@rc=0; \
 	$(GUEST_RUN) e2e $(E2E_TIMEOUT) || { rc=1; \
 		grep -q -E '^e2e: [0-9]+ passed' $(BUILD)/guest-run/e2e/output.log \

@@ -8,6 +8,10 @@
 #  sriov      sriov_numvfs with a zero-copy queue is refused
 #  meta       XDP_PASS copies of zero-copy frames: checksum, VLAN tag,
 #             hardware RX timestamp (as far as QEMU's igb model goes)
+#  hints      RX hints for a dev-bound XDP program on the zero-copy rings:
+#             the tree's xdp_hw_metadata on nicb reads each frame's RSS
+#             hash and VLAN tag through the kfuncs (and its timestamp,
+#             which an 82576 gives PTP event frames only)
 #  bufsz      MTU 1518 with 2 KB chunks, RLPML and DROP_EN while
 #             zero-copy, RXALL kept off while bound and refused with it
 #  resize     ethtool -G, then zero-copy RX
@@ -357,6 +361,56 @@ for i in range(6):
 	onB sh -c ". '$XSKZC_REPO/tools/guest/lib.sh'; wait_up $NICB"
 }
 
+# --- RX hints: the tree's xdp_hw_metadata on the zero-copy rings --------
+# It binds a zero-copy socket to every queue of nicb and loads its program
+# bound to nicb: every UDP frame to port 9091 gets the three RX hint
+# kfuncs, and their answers travel in the frame's XDP metadata to the
+# tool, which prints them. rxhints.py sends five flows of two frames (two
+# of them VLAN 5 tagged, which igb strips; promiscuous: no VLAN filter)
+# and reads what the tool printed for each, in order.
+XHM=$XSKZC_REPO/build/xskxceiver
+s_hints() {
+	local log=$LOGS/hints.log r n=0
+	if [ ! -x "$XHM/xdp_hw_metadata" ]; then
+		skip "hints: no $XHM/xdp_hw_metadata (make xdp-hw-metadata)"
+		return
+	fi
+	onB ip link set $NICB promisc on
+	onB env LD_PRELOAD="$XHM/hwtstamp-fallback.so" \
+		"$XHM/xdp_hw_metadata" $NICB > "$log" 2>&1 &
+	P0=$!
+	while [ $n -lt 200 ] && ! grep -q '^attach bpf program' "$log"; do
+		sleep 0.1
+		n=$((n + 1))
+	done
+	# attaching reopened nicb: its link comes back after
+	sleep 1
+	onB sh -c ". '$XSKZC_REPO/tools/guest/lib.sh'; wait_up $NICB"
+	ping_back 10 || :
+	python3 "$PY/rxhints.py" send $NICA $MAC_B $IP_B 0.3
+	sleep 1
+	kill -INT $P0 2>/dev/null
+	wait $P0
+	onB ip link set $NICB promisc off
+	grep -E '^hwtstamp-fallback|error|Error' "$log" | head -3 | sed 's/^/INFO hints: /'
+	r=$(python3 "$PY/rxhints.py" check "$log")
+	info "hints: $(grep -m1 -E '^rx_hash|^No rx_hash' "$log"); $(grep -m1 -E 'rx_timestamp|RX-time' "$log")"
+	if [ "$(field frames "$r")" = 10 ] && [ "$(field hashed "$r")" = 10 ] &&
+	   [ "$(field flows_hash_alike "$r")" = 1 ] &&
+	   [ "$(field flows_hash_apart "$r")" = 1 ]; then
+		pass "hints: RX hash of 10/10 frames from the ZC rings, one per flow, 5 flows apart ($r)"
+	else
+		fail "hints: RX hash: $r"
+	fi
+	if [ "$(field vlan_ok "$r")" = 4 ] && [ "$(field vlan_absent_ok "$r")" = 6 ]; then
+		pass "hints: VLAN tag of 4/4 tagged frames, ENODATA for 6/6 untagged"
+	else
+		fail "hints: VLAN tag: $r"
+	fi
+	onB ip link set $NICB xdpdrv off 2>/dev/null
+	onB sh -c ". '$XSKZC_REPO/tools/guest/lib.sh'; wait_up $NICB"
+}
+
 # --- RX buffer sizing: MTU 1518 with 2 KB chunks, RXALL, DROP_EN -------
 s_bufsz() {
 	local s r l
@@ -554,8 +608,8 @@ s_resize() {
 }
 
 guest_setup || { echo "FAIL setup"; exit 1; }
-echo "igb-zc: $(uname -r), scenarios: ${*:-meta bufsz resize counters qstats reinit reopen-1 reopen--1 sriov}"
-for sc in ${*:-meta bufsz resize counters qstats reinit reopen-1 reopen--1 sriov}; do
+echo "igb-zc: $(uname -r), scenarios: ${*:-meta hints bufsz resize counters qstats reinit reopen-1 reopen--1 sriov}"
+for sc in ${*:-meta hints bufsz resize counters qstats reinit reopen-1 reopen--1 sriov}; do
 	case $sc in
 	reopen-*) s_reopen "${sc#reopen-}" ;;
 	*) "s_$sc" ;;

@@ -1,0 +1,52 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * hwtstamp-fallback.so - LD_PRELOAD harness for the kernel's
+ * xdp_hw_metadata on an 82576.
+ *
+ * xdp_hw_metadata asks the NIC to timestamp every frame it receives
+ * (SIOCSHWTSTAMP, HWTSTAMP_FILTER_ALL) and exits when that fails. The
+ * 82576, which QEMU's igb model is, cannot: igb answers ERANGE
+ * (igb_ptp_set_timestamp_mode()). Its RX hash and VLAN tag, which the
+ * tool reads through the same kfuncs, do not depend on timestamping.
+ *
+ * This wraps ioctl(2): when SIOCSHWTSTAMP with HWTSTAMP_FILTER_ALL fails
+ * with ERANGE, it asks for HWTSTAMP_FILTER_PTP_V2_EVENT instead, what the
+ * 82576 stamps, and says so on stderr ("hwtstamp-fallback: IF: ..."). The
+ * tool's own frames are then not stamped and it prints "No rx_timestamp"
+ * for them. Every other call, and the tool's code, are left alone.
+ */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <errno.h>
+#include <linux/net_tstamp.h>
+#include <linux/sockios.h>
+#include <net/if.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <sys/ioctl.h>
+
+int ioctl(int fd, unsigned long req, ...)
+{
+	static int (*real_ioctl)(int, unsigned long, ...);
+	struct hwtstamp_config *cfg;
+	struct ifreq *ifr;
+	va_list ap;
+	int ret;
+
+	va_start(ap, req);
+	ifr = va_arg(ap, struct ifreq *);
+	va_end(ap);
+	if (!real_ioctl)
+		real_ioctl = dlsym(RTLD_NEXT, "ioctl");
+	ret = real_ioctl(fd, req, ifr);
+	if (!ret || errno != ERANGE || req != SIOCSHWTSTAMP || !ifr)
+		return ret;
+	cfg = (struct hwtstamp_config *)ifr->ifr_data;
+	if (!cfg || cfg->rx_filter != HWTSTAMP_FILTER_ALL)
+		return ret;
+	cfg->rx_filter = HWTSTAMP_FILTER_PTP_V2_EVENT;
+	ret = real_ioctl(fd, req, ifr);
+	fprintf(stderr, "hwtstamp-fallback: %s: HWTSTAMP_FILTER_ALL refused (ERANGE), PTP_V2_EVENT: %s\n",
+		ifr->ifr_name, ret ? "refused too" : "set");
+	return ret;
+}
