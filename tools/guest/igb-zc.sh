@@ -11,7 +11,8 @@
 #  hints      RX hints for a dev-bound XDP program on the zero-copy rings:
 #             the tree's xdp_hw_metadata on nicb reads each frame's RSS
 #             hash and VLAN tag through the kfuncs (and its timestamp,
-#             which an 82576 gives PTP event frames only)
+#             which an 82576 gives PTP event frames only); its answers
+#             ask for their UDP checksum through AF_XDP TX metadata
 #  bufsz      MTU 1518 with 2 KB chunks, RLPML and DROP_EN while
 #             zero-copy, RXALL kept off while bound and refused with it
 #  resize     ethtool -G, then zero-copy RX
@@ -387,8 +388,15 @@ s_hints() {
 	sleep 1
 	onB sh -c ". '$XSKZC_REPO/tools/guest/lib.sh'; wait_up $NICB"
 	ping_back 10 || :
+	python3 "$PY/rxhints.py" replies $NICA 10 > "$LOGS/hints-replies.txt" &
+	R=$!
+	n=0
+	while [ $n -lt 50 ] && ! grep -q listening "$LOGS/hints-replies.txt"; do
+		sleep 0.1
+		n=$((n + 1))
+	done
 	python3 "$PY/rxhints.py" send $NICA $MAC_B $IP_B 0.3
-	sleep 1
+	wait $R
 	kill -INT $P0 2>/dev/null
 	wait $P0
 	onB ip link set $NICB promisc off
@@ -406,6 +414,15 @@ s_hints() {
 		pass "hints: VLAN tag of 4/4 tagged frames, ENODATA for 6/6 untagged"
 	else
 		fail "hints: VLAN tag: $r"
+	fi
+	# the tool answers each frame from its ZC socket, with the UDP
+	# checksum asked of the NIC through TX metadata (igb's context
+	# descriptor); the answers' checksums must verify on nica
+	r=$(grep replies= "$LOGS/hints-replies.txt")
+	if [ "$(field replies "$r")" = 10 ] && [ "$(field csum_ok "$r")" = 10 ]; then
+		pass "hints: TX checksum offload of 10/10 ZC answers through TX metadata ($r)"
+	else
+		fail "hints: TX checksum offload through TX metadata: ${r:-no answer}; $(grep -m1 ping-pong "$log")"
 	fi
 	onB ip link set $NICB xdpdrv off 2>/dev/null
 	onB sh -c ". '$XSKZC_REPO/tools/guest/lib.sh'; wait_up $NICB"

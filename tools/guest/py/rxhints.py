@@ -4,6 +4,12 @@
 #   from IFACE, raw IPv4/UDP to DST_IP port 9091 (what the tree's
 #   xdp_hw_metadata redirects to its AF_XDP sockets), GAP seconds apart,
 #   in order.
+# rxhints.py replies IFACE COUNT - receive up to COUNT of the tool's answers
+#   (it sends each frame back with its addresses and ports swapped, and
+#   asks the NIC for the UDP checksum through AF_XDP TX metadata, after
+#   putting the pseudo-header sum in the field) on IFACE, and print
+#   "replies=N csum_ok=N": answers whose UDP checksum verifies. Prints
+#   "listening" once the socket is open; gives up after 8 s without one.
 # rxhints.py check LOG - read the RX hints xdp_hw_metadata printed for
 #   those frames, in the same order, and print one line:
 #     frames=N hashed=N flows_hash_alike=0|1 flows_hash_apart=0|1
@@ -13,6 +19,7 @@
 #   vlan_ok: tagged frames whose tag the kfunc gave back; vlan_absent_ok:
 #   untagged frames for which it reported ENODATA; ts: frames with an RX
 #   timestamp.
+import select
 import socket
 import struct
 import sys
@@ -39,11 +46,17 @@ def csum(data):
     return ~s & 0xffff
 
 
+def udp_csum(src, dst, udp):
+    return csum(src + dst + struct.pack("!BBH", 0, 17, len(udp)) + udp)
+
+
 def frame(src_mac, dst_mac, src_ip, dst_ip, sport, tci):
-    payload = b"rx-hints" + bytes(24)
+    payload = b"rx-hints" + bytes(range(24))
+    src, dst = socket.inet_aton(src_ip), socket.inet_aton(dst_ip)
     udp = struct.pack("!HHHH", sport, 9091, 8 + len(payload), 0) + payload
+    udp = udp[:6] + struct.pack("!H", udp_csum(src, dst, udp) or 0xffff) + udp[8:]
     ip = struct.pack("!BBHHHBBH4s4s", 0x45, 0, 20 + len(udp), 0, 0, 64, 17, 0,
-                     socket.inet_aton(src_ip), socket.inet_aton(dst_ip))
+                     src, dst)
     ip = ip[:10] + struct.pack("!H", csum(ip)) + ip[12:]
     eth = dst_mac + src_mac
     if tci is not None:
@@ -59,6 +72,27 @@ def send(ifc, dst_mac, dst_ip, gap):
     for src_ip, sport, tci in FRAMES:
         s.send(frame(src_mac, dst_mac, src_ip, dst_ip, sport, tci))
         time.sleep(gap)
+
+
+def replies(ifc, count):
+    s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, socket.htons(0x0800))
+    s.bind((ifc, 0))
+    print("listening", flush=True)
+    got = ok = 0
+    while got < count:
+        r, _, _ = select.select([s], [], [], 8)
+        if not r:
+            break
+        data, addr = s.recvfrom(4096)
+        ip = data[14:]
+        if addr[2] == socket.PACKET_OUTGOING or ip[9] != 17:
+            continue
+        udp = ip[(ip[0] & 0xf) * 4:struct.unpack("!H", ip[2:4])[0]]
+        if struct.unpack("!H", udp[:2])[0] != 9091:
+            continue
+        got += 1
+        ok += udp_csum(ip[12:16], ip[16:20], udp) == 0
+    print("replies=%d csum_ok=%d" % (got, ok), flush=True)
 
 
 def check(log):
@@ -110,5 +144,7 @@ def check(log):
 
 if sys.argv[1] == "send":
     send(sys.argv[2], sys.argv[3], sys.argv[4], float(sys.argv[5]))
+elif sys.argv[1] == "replies":
+    replies(sys.argv[2], int(sys.argv[3]))
 else:
     check(sys.argv[2])

@@ -2,6 +2,8 @@
 /* igb: AF_XDP zero-copy RX and TX on the xsk_zc helpers */
 
 #include <linux/iopoll.h>
+#include <linux/tcp.h>
+#include <linux/udp.h>
 
 #include "igb.h"
 
@@ -54,18 +56,30 @@ static void igb_xsk_rx_kick(struct xsk_zc_rx_ring *rx, u32 ntu)
 	writel(ntu, igb_of_zrx(rx)->tail);
 }
 
-/* Writes one single-descriptor frame at next_to_use, an AF_XDP TX frame
- * or, with @xdp, an XSK buffer XDP_TX sends: RS on every frame, since igb
- * completes per tx_buffer, not per batch.
+/* Writes one frame at next_to_use, an AF_XDP TX frame or, with @xdp, an
+ * XSK buffer XDP_TX sends: one data descriptor, after a context descriptor
+ * when @csum asks for a checksum. RS on every frame, since igb completes
+ * per tx_buffer, not per batch; the frame's tx_buffer is its first
+ * descriptor's, as for skbs.
  */
 static void igb_xsk_tx_put(struct igb_ring *ring, dma_addr_t dma, u32 len,
-			   struct xdp_buff *xdp)
+			   struct xdp_buff *xdp, struct igb_xsk_tx_csum *csum)
 {
-	u16 i = ring->next_to_use;
-	struct igb_tx_buffer *buf = &ring->tx_buffer_info[i];
-	union e1000_adv_tx_desc *d = IGB_TX_DESC(ring, i);
+	struct igb_tx_buffer *buf = &ring->tx_buffer_info[ring->next_to_use];
 	u32 olinfo = len << E1000_ADVTXD_PAYLEN_SHIFT;
+	union e1000_adv_tx_desc *d;
+	u16 i;
 
+	buf->type = xdp ? IGB_TYPE_XSK_XDP_TX : IGB_TYPE_XSK;
+	if (csum && csum->vlan_macip_lens) {
+		igb_tx_ctxtdesc(ring, buf, csum->vlan_macip_lens,
+				csum->type_tucmd, 0);
+		olinfo |= E1000_TXD_POPTS_TXSM << 8;
+		csum->type_tucmd = 0;
+		csum->vlan_macip_lens = 0;
+	}
+	i = ring->next_to_use;
+	d = IGB_TX_DESC(ring, i);
 	if (test_bit(IGB_RING_FLAG_TX_CTX_IDX, &ring->flags))
 		olinfo |= ring->reg_idx << 4;	/* 82575: index per ring */
 	d->read.buffer_addr = cpu_to_le64(dma);
@@ -75,7 +89,6 @@ static void igb_xsk_tx_put(struct igb_ring *ring, dma_addr_t dma, u32 len,
 					   IGB_TXD_DCMD | len);
 	d->read.olinfo_status = cpu_to_le32(olinfo);
 
-	buf->type = xdp ? IGB_TYPE_XSK_XDP_TX : IGB_TYPE_XSK;
 	buf->xsk_xdp = xdp;
 	buf->bytecount = len;
 	buf->gso_segs = 1;
@@ -101,7 +114,7 @@ static bool igb_xsk_rx_xmit(struct xsk_zc_rx_ring *rx, struct xdp_buff *xdp,
 	/* the stack keeps its reserve; a stopped ring takes nothing */
 	if (!test_bit(IGB_RING_FLAG_TX_DISABLED, &ring->flags) &&
 	    xsk_zc_tx_claimable(&ring->ztx, igb_desc_unused(ring), 1)) {
-		igb_xsk_tx_put(ring, dma, len, xdp);
+		igb_xsk_tx_put(ring, dma, len, xdp, NULL);
 		txq_trans_cond_update(nq);
 		sent = true;
 	}
@@ -254,15 +267,65 @@ const struct xdp_metadata_ops igb_xdp_metadata_ops = {
 	.xmo_rx_vlan_tag = igb_xdp_rx_vlan_tag,
 };
 
+/* A frame of a pool with TX metadata may ask for a checksum, which takes a
+ * context descriptor before its data descriptor: claim two for each.
+ */
 static u32 igb_xsk_tx_claim(struct xsk_zc_tx_ring *tx, u32 want)
 {
-	return xsk_zc_tx_claimable(tx, igb_desc_unused(igb_of_ztx(tx)), want);
+	u32 free = igb_desc_unused(igb_of_ztx(tx));
+
+	if (xp_tx_metadata_enabled(tx->pool))
+		return xsk_zc_tx_claimable(tx, free, want * 2) / 2;
+	return xsk_zc_tx_claimable(tx, free, want);
 }
 
 static void igb_xsk_tx_fill(struct xsk_zc_tx_ring *tx,
 			    const struct xdp_desc *desc, dma_addr_t dma)
 {
-	igb_xsk_tx_put(igb_of_ztx(tx), dma, desc->len, NULL);
+	struct igb_ring *ring = igb_of_ztx(tx);
+
+	igb_xsk_tx_put(ring, dma, desc->len, NULL, &ring->xsk_csum);
+}
+
+/* AF_XDP TX metadata: the checksum of a TCP or UDP frame, which igb's
+ * context descriptor describes by the L4 type and where the L4 header
+ * starts, MACLEN + IPLEN (IPLEN 9 bits): the header lengths themselves
+ * only matter for an IP header checksum, which AF_XDP does not ask for.
+ * The checksum field holds the pseudo-header sum, as for skbs. Any other
+ * request is not offloaded: the frame goes out as it is.
+ */
+static void igb_xsk_tmo_request_checksum(u16 csum_start, u16 csum_offset,
+					 void *priv)
+{
+	struct igb_xsk_tx_csum *csum = container_of(priv, struct igb_xsk_tx_csum,
+						    compl);
+	u32 type_tucmd;
+
+	switch (csum_offset) {
+	case offsetof(struct tcphdr, check):
+		type_tucmd = E1000_ADVTXD_TUCMD_L4T_TCP;
+		break;
+	case offsetof(struct udphdr, check):
+		type_tucmd = E1000_ADVTXD_TUCMD_L4T_UDP;
+		break;
+	default:
+		return;
+	}
+	if (csum_start <= ETH_HLEN || csum_start - ETH_HLEN > 511)
+		return;
+	csum->type_tucmd = type_tucmd;
+	csum->vlan_macip_lens = (ETH_HLEN << E1000_ADVTXD_MACLEN_SHIFT) |
+				(csum_start - ETH_HLEN);
+}
+
+const struct xsk_tx_metadata_ops igb_xsk_tx_metadata_ops = {
+	.tmo_request_checksum = igb_xsk_tmo_request_checksum,
+};
+
+/* No TX timestamps: the slot only carries a request to the next fill */
+static struct xsk_tx_metadata_compl *igb_xsk_tx_compl(struct xsk_zc_tx_ring *tx)
+{
+	return &igb_of_ztx(tx)->xsk_csum.compl;
 }
 
 static void igb_xsk_tx_kick(struct xsk_zc_tx_ring *tx)
@@ -277,6 +340,8 @@ static const struct xsk_zc_tx_hw igb_xsk_tx_hw = {
 	.claim = igb_xsk_tx_claim,
 	.fill = igb_xsk_tx_fill,
 	.kick = igb_xsk_tx_kick,
+	.tmo = &igb_xsk_tx_metadata_ops,
+	.compl = igb_xsk_tx_compl,
 };
 
 /* The hot path: the xsk_zc helpers inlined with igb's descriptors */
