@@ -35,6 +35,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "preload.h"
+
 /* Longer than any renegotiation seen on QEMU's igb model (0.4 s). */
 #define CARRIER_WAIT_MS	5000
 #define POLL_MS		10
@@ -113,18 +115,10 @@ ssize_t send(int fd, const void *buf, size_t len, int flags)
 
 int ioctl(int fd, unsigned long req, ...)
 {
-	static int (*real_ioctl)(int, unsigned long, ...);
+	struct ifreq *ifr = IOCTL_IFREQ(req);
+	int ret = next_ioctl(fd, req, ifr);
 	struct ethtool_ringparam *ring;
-	struct ifreq *ifr;
-	va_list ap;
-	int ret;
 
-	va_start(ap, req);
-	ifr = va_arg(ap, struct ifreq *);
-	va_end(ap);
-	if (!real_ioctl)
-		real_ioctl = dlsym(RTLD_NEXT, "ioctl");
-	ret = real_ioctl(fd, req, ifr);
 	if (ret || req != SIOCETHTOOL || !ifr)
 		return ret;
 	ring = (struct ethtool_ringparam *)ifr->ifr_data;

@@ -16,37 +16,29 @@
  * for them. Every other call, and the tool's code, are left alone.
  */
 #define _GNU_SOURCE
-#include <dlfcn.h>
 #include <errno.h>
 #include <linux/net_tstamp.h>
 #include <linux/sockios.h>
-#include <net/if.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <sys/ioctl.h>
 
+#include "preload.h"
+
 int ioctl(int fd, unsigned long req, ...)
 {
-	static int (*real_ioctl)(int, unsigned long, ...);
+	struct ifreq *ifr = IOCTL_IFREQ(req);
+	int ret = next_ioctl(fd, req, ifr);
 	struct hwtstamp_config *cfg;
-	struct ifreq *ifr;
-	va_list ap;
-	int ret;
 
-	va_start(ap, req);
-	ifr = va_arg(ap, struct ifreq *);
-	va_end(ap);
-	if (!real_ioctl)
-		real_ioctl = dlsym(RTLD_NEXT, "ioctl");
-	ret = real_ioctl(fd, req, ifr);
 	if (!ret || errno != ERANGE || req != SIOCSHWTSTAMP || !ifr)
 		return ret;
 	cfg = (struct hwtstamp_config *)ifr->ifr_data;
 	if (!cfg || cfg->rx_filter != HWTSTAMP_FILTER_ALL)
 		return ret;
 	cfg->rx_filter = HWTSTAMP_FILTER_PTP_V2_EVENT;
-	ret = real_ioctl(fd, req, ifr);
-	fprintf(stderr, "hwtstamp-fallback: %s: HWTSTAMP_FILTER_ALL refused (ERANGE), PTP_V2_EVENT: %s\n",
-		ifr->ifr_name, ret ? "refused too" : "set");
+	ret = next_ioctl(fd, req, ifr);
+	fprintf(stderr, "hwtstamp-fallback: %s: %s, PTP_V2_EVENT: %s\n",
+		ifr->ifr_name, "HWTSTAMP_FILTER_ALL refused (ERANGE)",
+		ret ? "refused too" : "set");
 	return ret;
 }
