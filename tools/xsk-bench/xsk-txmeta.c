@@ -6,8 +6,9 @@
  * that keeps TX metadata (struct xsk_tx_metadata) before each frame,
  * and sends FRAMES frames (EtherType 0x88b5, broadcast), one per
  * sendto(), each asking for a TX timestamp (XDP_TXMD_FLAGS_TIMESTAMP)
- * unless -N. Every completed frame's metadata is read back from the
- * UMEM: the timestamp the driver wrote there.
+ * unless -N; with -1 each once the one before completed. Every completed
+ * frame's metadata is read back from the UMEM: the timestamp the driver
+ * wrote there.
  *
  * With -P /dev/ptpN (the NIC's clock) the PHC time is read before the
  * first frame and after the last completion: every stamp must lie in
@@ -79,11 +80,13 @@ struct tx_meta {			/* struct xsk_tx_metadata */
 static void usage(void)
 {
 	fprintf(stderr,
-		"usage: xsk-txmeta -i IF [-q QUEUE] [-n FRAMES] [-N] [-P PHC] [-t SECONDS]\n"
+		"usage: xsk-txmeta -i IF [-q QUEUE] [-n FRAMES] [-N] [-P PHC] [-t SECONDS] [-1]\n"
 		"  -n  frames to send, at most %d (default 16)\n"
 		"  -N  ask for no timestamp (the metadata says nothing)\n"
 		"  -P  the NIC's PTP clock, to check each stamp against\n"
-		"  -t  how long to wait for the completions (default 5)\n",
+		"  -t  how long to wait for the completions (default 5)\n"
+		"  -1  one frame in flight: the next once the one before completed\n"
+		"      (a NIC with one timestamp latch stamps one frame at a time)\n",
 		FRAMES_MAX);
 	exit(2);
 }
@@ -111,7 +114,7 @@ int main(int argc, char **argv)
 	unsigned int sent = 0, completed = 0, stamped = 0, zero = 0;
 	unsigned int in_window = 0, ordered = 0;
 	uint64_t stamps[FRAMES_MAX], t0 = 0, t1 = 0, prev = 0;
-	bool want_stamp = true;
+	bool want_stamp = true, one = false;
 	double timeout = 5, end;
 	struct xdp_mmap_offsets off;
 	struct ring cq, fq, txr;
@@ -122,7 +125,7 @@ int main(int argc, char **argv)
 	socklen_t len;
 	uint8_t *area;
 
-	while ((c = getopt(argc, argv, "i:q:n:NP:t:h")) != -1) {
+	while ((c = getopt(argc, argv, "i:q:n:NP:t:1h")) != -1) {
 		switch (c) {
 		case 'i': ifname = optarg; break;
 		case 'q': queue = atoi(optarg); break;
@@ -130,6 +133,7 @@ int main(int argc, char **argv)
 		case 'N': want_stamp = false; break;
 		case 'P': phc = optarg; break;
 		case 't': timeout = atof(optarg); break;
+		case '1': one = true; break;
 		default: usage();
 		}
 	}
@@ -200,7 +204,8 @@ int main(int argc, char **argv)
 	while (completed < frames && now_s() < end) {
 		uint32_t n;
 
-		if (sent < frames && prod_free(&txr)) {
+		if (sent < frames && prod_free(&txr) &&
+		    (!one || completed == sent)) {
 			/* frame i at chunk i, after its metadata */
 			uint64_t chunk = (uint64_t)sent * FRAME;
 			struct tx_meta *meta = (void *)(area + chunk);

@@ -14,11 +14,13 @@
 #   those frames, in the same order, and print one line:
 #     frames=N hashed=N flows_hash_alike=0|1 flows_hash_apart=0|1
 #     types=T,... vlan_ok=N vlan_absent_ok=N ts=N ts_err=E,...
+#     tx_ts=N tx_ts_none=N
 #   frames: frames the tool received; hashed: with an RX hash; the flows
 #   check: every frame of a flow has its flow's hash, and flows differ;
 #   vlan_ok: tagged frames whose tag the kfunc gave back; vlan_absent_ok:
 #   untagged frames for which it reported ENODATA; ts: frames with an RX
-#   timestamp.
+#   timestamp; tx_ts, tx_ts_none: the tool's answers it saw completed
+#   with and without a TX timestamp.
 import select
 import socket
 import struct
@@ -97,6 +99,7 @@ def replies(ifc, count):
 
 def check(log):
     recs = []
+    tx_ts = [0, 0]	# answers completed with, without a TX timestamp
     for line in open(log, errors="replace"):
         line = line.strip()
         if "rx_desc[" in line and "->addr=" in line:
@@ -119,6 +122,10 @@ def check(log):
                                int(f["VID"], 16))
         elif line.startswith("No rx_vlan_tci or rx_vlan_proto, err="):
             recs[-1]["vlan_err"] = int(line.split("=")[1])
+        elif line.startswith("HW TX-complete-time:"):
+            tx_ts[0] += 1
+        elif line == "No tx_timestamp":
+            tx_ts[1] += 1
     hashed = [r for r in recs if "hash" in r]
     alike = apart = 0
     if len(recs) == len(FRAMES) and len(hashed) == len(recs):
@@ -136,10 +143,11 @@ def check(log):
     types = sorted(set("0x%x" % r["type"] for r in hashed))
     ts_err = sorted(set(str(r["ts_err"]) for r in recs if "ts_err" in r))
     print("frames=%d hashed=%d flows_hash_alike=%d flows_hash_apart=%d "
-          "types=%s vlan_ok=%d vlan_absent_ok=%d ts=%d ts_err=%s" %
+          "types=%s vlan_ok=%d vlan_absent_ok=%d ts=%d ts_err=%s "
+          "tx_ts=%d tx_ts_none=%d" %
           (len(recs), len(hashed), alike, apart, ",".join(types) or "-",
            vlan_ok, vlan_absent_ok, sum(1 for r in recs if r.get("ts")),
-           ",".join(ts_err) or "-"))
+           ",".join(ts_err) or "-", tx_ts[0], tx_ts[1]))
 
 
 if sys.argv[1] == "send":

@@ -56,28 +56,49 @@ static void igb_xsk_rx_kick(struct xsk_zc_rx_ring *rx, u32 ntu)
 	writel(ntu, igb_of_zrx(rx)->tail);
 }
 
-/* Writes one frame at next_to_use, an AF_XDP TX frame or, with @xdp, an
- * XSK buffer XDP_TX sends: one data descriptor, after a context descriptor
- * when @csum asks for a checksum. RS on every frame, since igb completes
- * per tx_buffer, not per batch; the frame's tx_buffer is its first
- * descriptor's, as for skbs.
+/* An AF_XDP frame that asked for a TX timestamp takes the adapter's latch,
+ * and its completion slot with it, when it can: the descriptor then asks
+ * for one, and igb_xsk_tx_tstamp_done() fills it in.
+ */
+static u32 igb_xsk_tx_tstamp(struct igb_ring *ring, struct igb_tx_buffer *buf,
+			     const struct igb_xsk_tx_meta *meta)
+{
+	struct igb_adapter *adapter = netdev_priv(ring->netdev);
+
+	buf->tx_flags = 0;
+	if (!meta->compl.tx_timestamp || !igb_ptp_xsk_tx_claim(adapter))
+		return 0;
+	adapter->xsk_tx_ts.compl = meta->compl;
+	buf->tx_flags = IGB_TX_FLAGS_TSTAMP;
+	return E1000_ADVTXD_MAC_TSTAMP;
+}
+
+/* Writes one frame at next_to_use, an AF_XDP TX frame with its TX metadata
+ * requests @meta or, with @xdp, an XSK buffer XDP_TX sends: one data
+ * descriptor, after a context descriptor when @meta asks for a checksum.
+ * RS on every frame, since igb completes per tx_buffer, not per batch; the
+ * frame's tx_buffer is its first descriptor's, as for skbs.
  */
 static void igb_xsk_tx_put(struct igb_ring *ring, dma_addr_t dma, u32 len,
-			   struct xdp_buff *xdp, struct igb_xsk_tx_csum *csum)
+			   struct xdp_buff *xdp, struct igb_xsk_tx_meta *meta)
 {
 	struct igb_tx_buffer *buf = &ring->tx_buffer_info[ring->next_to_use];
 	u32 olinfo = len << E1000_ADVTXD_PAYLEN_SHIFT;
 	union e1000_adv_tx_desc *d;
+	u32 cmd = 0;
 	u16 i;
 
 	buf->type = xdp ? IGB_TYPE_XSK_XDP_TX : IGB_TYPE_XSK;
-	if (csum && csum->vlan_macip_lens) {
-		igb_tx_ctxtdesc(ring, buf, csum->vlan_macip_lens,
-				csum->type_tucmd, 0);
+	buf->tx_flags = 0;
+	if (meta && meta->vlan_macip_lens) {
+		igb_tx_ctxtdesc(ring, buf, meta->vlan_macip_lens,
+				meta->type_tucmd, 0);
 		olinfo |= E1000_TXD_POPTS_TXSM << 8;
-		csum->type_tucmd = 0;
-		csum->vlan_macip_lens = 0;
+		meta->type_tucmd = 0;
+		meta->vlan_macip_lens = 0;
 	}
+	if (meta)
+		cmd = igb_xsk_tx_tstamp(ring, buf, meta);
 	i = ring->next_to_use;
 	d = IGB_TX_DESC(ring, i);
 	if (test_bit(IGB_RING_FLAG_TX_CTX_IDX, &ring->flags))
@@ -86,7 +107,7 @@ static void igb_xsk_tx_put(struct igb_ring *ring, dma_addr_t dma, u32 len,
 	d->read.cmd_type_len = cpu_to_le32(E1000_ADVTXD_DTYP_DATA |
 					   E1000_ADVTXD_DCMD_DEXT |
 					   E1000_ADVTXD_DCMD_IFCS |
-					   IGB_TXD_DCMD | len);
+					   IGB_TXD_DCMD | cmd | len);
 	d->read.olinfo_status = cpu_to_le32(olinfo);
 
 	buf->xsk_xdp = xdp;
@@ -284,7 +305,7 @@ static void igb_xsk_tx_fill(struct xsk_zc_tx_ring *tx,
 {
 	struct igb_ring *ring = igb_of_ztx(tx);
 
-	igb_xsk_tx_put(ring, dma, desc->len, NULL, &ring->xsk_csum);
+	igb_xsk_tx_put(ring, dma, desc->len, NULL, &ring->xsk_meta);
 }
 
 /* AF_XDP TX metadata: the checksum of a TCP or UDP frame, which igb's
@@ -297,7 +318,7 @@ static void igb_xsk_tx_fill(struct xsk_zc_tx_ring *tx,
 static void igb_xsk_tmo_request_checksum(u16 csum_start, u16 csum_offset,
 					 void *priv)
 {
-	struct igb_xsk_tx_csum *csum = container_of(priv, struct igb_xsk_tx_csum,
+	struct igb_xsk_tx_meta *csum = container_of(priv, struct igb_xsk_tx_meta,
 						    compl);
 	u32 type_tucmd;
 
@@ -318,14 +339,23 @@ static void igb_xsk_tmo_request_checksum(u16 csum_start, u16 csum_offset,
 				(csum_start - ETH_HLEN);
 }
 
+/* The timestamp igb_xsk_tx_tstamp_done() read, for xsk_zc_tx_meta_done() */
+static u64 igb_xsk_tmo_fill_timestamp(void *priv)
+{
+	return container_of(priv, struct igb_xsk_tx_ts, compl)->ns;
+}
+
 const struct xsk_tx_metadata_ops igb_xsk_tx_metadata_ops = {
 	.tmo_request_checksum = igb_xsk_tmo_request_checksum,
+	.tmo_fill_timestamp = igb_xsk_tmo_fill_timestamp,
 };
 
-/* No TX timestamps: the slot only carries a request to the next fill */
+/* The slot xsk_zc sets before each fill; a frame that gets the timestamp
+ * latch takes it along (igb_xsk_tx_tstamp())
+ */
 static struct xsk_tx_metadata_compl *igb_xsk_tx_compl(struct xsk_zc_tx_ring *tx)
 {
-	return &igb_of_ztx(tx)->xsk_csum.compl;
+	return &igb_of_ztx(tx)->xsk_meta.compl;
 }
 
 static void igb_xsk_tx_kick(struct xsk_zc_tx_ring *tx)
@@ -343,6 +373,32 @@ static const struct xsk_zc_tx_hw igb_xsk_tx_hw = {
 	.tmo = &igb_xsk_tx_metadata_ops,
 	.compl = igb_xsk_tx_compl,
 };
+
+/**
+ * igb_xsk_tx_tstamp_done - complete the TX timestamp of an AF_XDP frame
+ * @ring: the frame's TX ring
+ * @tx_buffer: the frame, which holds the adapter's TX timestamp latch
+ *
+ * For igb_clean_tx_irq(), once the frame's descriptor is done: its
+ * timestamp goes into its metadata in the UMEM.
+ *
+ * Return: false while the NIC has not latched the timestamp yet: the frame
+ * and those behind it are not completed.
+ */
+bool igb_xsk_tx_tstamp_done(struct igb_ring *ring,
+			    struct igb_tx_buffer *tx_buffer)
+{
+	struct igb_adapter *adapter = netdev_priv(ring->netdev);
+	int err;
+
+	err = igb_ptp_xsk_tx_tstamp(adapter, &adapter->xsk_tx_ts.ns);
+	if (err == -EAGAIN)
+		return false;
+	if (!err)
+		xsk_zc_tx_meta_done(&adapter->xsk_tx_ts.compl, &igb_xsk_tx_hw);
+	tx_buffer->tx_flags = 0;
+	return true;
+}
 
 /* The hot path: the xsk_zc helpers inlined with igb's descriptors */
 int igb_xsk_clean_rx_irq(struct igb_ring *ring, int budget)
