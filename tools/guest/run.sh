@@ -128,6 +128,10 @@ cmdline+=" xskzc.timeout=$TIMEOUT"
 # A kernel with KUnit suites built in (the debug one) runs them at boot
 # only for the kunit job; a kernel without KUnit ignores the parameter.
 [ "$JOB" = kunit ] || cmdline+=" kunit.enable=0"
+# IPv6 is there for sockets (xdp_hw_metadata's), not on any interface of
+# any namespace: no neighbour or router discovery frames on the test
+# links. A kernel without IPv6 ignores the parameter.
+cmdline+=" ipv6.disable_ipv6=1"
 
 # Two igb PFs on one hub. Each PF reserves device functions for its VFs,
 # so the two sit far apart on the bus.
