@@ -397,8 +397,16 @@ s_hints() {
 	done
 	python3 "$PY/rxhints.py" send $NICA $MAC_B $IP_B 0.3
 	wait $R
-	kill -INT $P0 2>/dev/null
-	wait $P0
+	# $P0 is the shell of the background job, which ignores SIGINT: the
+	# tool itself detaches its program on SIGINT
+	pkill -INT -x xdp_hw_metadata
+	n=0
+	while [ $n -lt 200 ] && kill -0 $P0 2>/dev/null; do
+		sleep 0.1
+		n=$((n + 1))
+	done
+	kill -KILL $P0 2>/dev/null
+	wait $P0 2>/dev/null
 	onB ip link set $NICB promisc off
 	grep -E '^hwtstamp-fallback|error|Error' "$log" | head -3 | sed 's/^/INFO hints: /'
 	r=$(python3 "$PY/rxhints.py" check "$log")

@@ -100,6 +100,7 @@ def replies(ifc, count):
 def check(log):
     recs = []
     tx_ts = [0, 0]	# answers completed with, without a TX timestamp
+    unstamped = None
     for line in open(log, errors="replace"):
         line = line.strip()
         if "rx_desc[" in line and "->addr=" in line:
@@ -111,7 +112,7 @@ def check(log):
             w = line.split()
             recs[-1]["hash"] = int(w[1], 16)
             recs[-1]["type"] = int(w[-1].split(":")[1], 16)
-        elif line.startswith("HW RX-time:"):
+        elif line.startswith("HW RX-time:") and "to User RX-time" in line:
             recs[-1]["ts"] = True
         elif line.startswith("No rx_timestamp, err="):
             recs[-1]["ts_err"] = int(line.split("=")[1])
@@ -122,8 +123,13 @@ def check(log):
                                int(f["VID"], 16))
         elif line.startswith("No rx_vlan_tci or rx_vlan_proto, err="):
             recs[-1]["vlan_err"] = int(line.split("=")[1])
+        elif "ping-pong with csum=" in line:
+            # the request shares the completion's bytes: a frame no
+            # driver stamped reads csum_start | csum_offset << 16 back
+            f = dict(w.split("=") for w in line.split() if "=" in w)
+            unstamped = int(f["csum_start"]) | int(f["csum_offset"]) << 16
         elif line.startswith("HW TX-complete-time:"):
-            tx_ts[0] += 1
+            tx_ts[int(line.split()[2]) == unstamped] += 1
         elif line == "No tx_timestamp":
             tx_ts[1] += 1
     hashed = [r for r in recs if "hash" in r]
