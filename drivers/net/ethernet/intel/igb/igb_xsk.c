@@ -65,7 +65,6 @@ static u32 igb_xsk_tx_tstamp(struct igb_ring *ring, struct igb_tx_buffer *buf,
 {
 	struct igb_adapter *adapter = netdev_priv(ring->netdev);
 
-	buf->tx_flags = 0;
 	if (!meta->compl.tx_timestamp || !igb_ptp_xsk_tx_claim(adapter))
 		return 0;
 	adapter->xsk_tx_ts.compl = meta->compl;
