@@ -371,7 +371,7 @@ for i in range(6):
 # and reads what the tool printed for each, in order.
 XHM=$XSKZC_REPO/build/xskxceiver
 s_hints() {
-	local log=$LOGS/hints.log r n=0
+	local log=$LOGS/hints.log r n
 	if [ ! -x "$XHM/xdp_hw_metadata" ]; then
 		skip "hints: no $XHM/xdp_hw_metadata (make xdp-hw-metadata)"
 		return
@@ -380,21 +380,14 @@ s_hints() {
 	onB env LD_PRELOAD="$XHM/hwtstamp-fallback.so" \
 		"$XHM/xdp_hw_metadata" $NICB > "$log" 2>&1 &
 	P0=$!
-	while [ $n -lt 200 ] && ! grep -q '^attach bpf program' "$log"; do
-		sleep 0.1
-		n=$((n + 1))
-	done
+	wait_line "$log" '^attach bpf program'
 	# attaching reopened nicb: its link comes back after
 	sleep 1
 	onB sh -c ". '$XSKZC_REPO/tools/guest/lib.sh'; wait_up $NICB"
 	ping_back 10 || :
 	python3 "$PY/rxhints.py" replies $NICA 10 > "$LOGS/hints-replies.txt" &
 	R=$!
-	n=0
-	while [ $n -lt 50 ] && ! grep -q listening "$LOGS/hints-replies.txt"; do
-		sleep 0.1
-		n=$((n + 1))
-	done
+	wait_line "$LOGS/hints-replies.txt" listening 50
 	python3 "$PY/rxhints.py" send $NICA $MAC_B $IP_B 0.3
 	wait $R
 	# $P0 is the shell of the background job, which ignores SIGINT: the

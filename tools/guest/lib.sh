@@ -153,18 +153,27 @@ wait_down() {
 # --- frame metadata as the stack sees it (tools/guest/py) ---------------
 PY=$XSKZC_REPO/tools/guest/py
 
+# wait_line FILE REGEX [TENTHS]: wait until a line of FILE (a background
+# tool's log) matches the extended REGEX, at most TENTHS tenths of a
+# second (default 200). Fails if none did by then.
+wait_line() {
+	local f=$1 re=$2 n=${3:-200}
+	until grep -q -E -- "$re" "$f" 2>/dev/null; do
+		[ $n -gt 0 ] || return 1
+		sleep 0.1
+		n=$((n - 1))
+	done
+}
+
 # rx_start FILE COUNT ETHERTYPE: receive COUNT frames of ETHERTYPE on
 # nicb with rxmeta.py (one "frame ... hwts=" line each) in the
 # background, pid in R, once its socket is open.
 rx_start() {
-	local f=$1 n=200
+	local f=$1
 	shift
 	onB python3 "$PY/rxmeta.py" $NICB "$@" > "$f" 2>&1 &
 	R=$!
-	while [ $n -gt 0 ] && ! grep -q listening "$f"; do
-		sleep 0.1
-		n=$((n - 1))
-	done
+	wait_line "$f" listening
 }
 
 # hwtstamp RX_FILTER: set nicb's hardware RX timestamp filter, print the
