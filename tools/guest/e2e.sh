@@ -24,7 +24,8 @@
 # written before each test: a FAIL for it and the e2e line. A test that
 # would start too close to QEMU's time limit is skipped.
 #
-# e2e.sh [NAME...] runs only the tests named (run.sh e2e 300 NAME,NAME).
+# e2e.sh [NAME...] runs only the tests named (run.sh e2e 300 NAME,NAME);
+# e2e.sh -NAME... runs all but those.
 
 . "$XSKZC_REPO/tools/guest/lib.sh"
 
@@ -38,7 +39,13 @@ WHY=
 HUNG=
 BPID=
 APID=
-ONLY=$*		# the tests to run, all if empty
+ONLY=		# the tests to run, all if empty
+NOT=		# the tests not to run
+for a in "$@"; do
+	case "$a" in -*) NOT+=" ${a#-}" ;; *) ONLY+=" $a" ;; esac
+done
+ONLY=${ONLY# }
+NOT=${NOT# }
 DRY=		# set while counting the tests
 TOTAL=0
 DONE=0
@@ -380,6 +387,7 @@ run() {
 	if [ -n "$ONLY" ]; then
 		case " $ONLY " in *" $1 "*) ;; *) return ;; esac
 	fi
+	case " $NOT " in *" $1 "*) return ;; esac
 	if [ -n "$DRY" ]; then
 		TOTAL=$((TOTAL + 1))
 		return
@@ -1527,6 +1535,7 @@ DRY=1
 all_tests
 DRY=
 [ -z "$ONLY" ] || echo "e2e: only $ONLY ($TOTAL tests)"
+[ -z "$NOT" ] || echo "e2e: all but $NOT ($TOTAL tests)"
 all_tests
 
 # The whole run's dmesg, once more.
