@@ -42,7 +42,7 @@ APID=
 ONLY=		# the tests to run, all if empty
 NOT=		# the tests not to run
 for a in "$@"; do
-	case "$a" in -*) NOT+=" ${a#-}" ;; *) ONLY+=" $a" ;; esac
+	case "$a" in -*) NOT="$NOT ${a#-}" ;; *) ONLY="$ONLY $a" ;; esac
 done
 ONLY=${ONLY# }
 NOT=${NOT# }
