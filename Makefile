@@ -327,9 +327,12 @@ bench: guest xsk-bench guest-deps $(if $(filter tsnep,$(BENCH_NICS)),qemu-tsnep 
 # (tools/guest/run.sh, XSKZC_REUSE; XSKZC_REUSE=0 runs every one).
 # e2e on igb runs all but E2E_DEBUG_TESTS (see E2E_IGB). Ends with the
 # time each part took ("check: times: kunit N s, ...; total N s").
+# E2E_DEBUG_TESTS as e2e.sh's "all but" list: -teardown,-xdp-remove,...
+# (nothing left out when e2e-debug runs "all").
+CHECK_E2E_IGB = $(if $(filter all,$(E2E_DEBUG_TESTS)),,$(subst $(space),$(comma),$(addprefix -,$(subst $(comma),$(space),$(E2E_DEBUG_TESTS)))))
 check: stage
 	@rc=0; export XSKZC_REUSE=$${XSKZC_REUSE:-1}; t0=$$(date +%s); times=; \
-	export E2E_IGB="$(or $(E2E_IGB),$(if $(filter all,$(E2E_DEBUG_TESTS)),,$(subst $(space),$(comma),$(addprefix -,$(subst $(comma),$(space),$(E2E_DEBUG_TESTS))))))"; \
+	export E2E_IGB="$(or $(E2E_IGB),$(CHECK_E2E_IGB))"; \
 	for t in kunit lint series-check e2e e2e-debug; do \
 		s=$$(date +%s); \
 		$(MAKE) --no-print-directory $$t || rc=1; \
