@@ -671,6 +671,228 @@ static void rx_hint_of_a_buffer_outside_zero_copy_finds_no_descriptor(struct kun
 			-ENODATA);
 }
 
+/* ---- multi-buffer frames (XDP_USE_SG) ---- */
+
+#define MB_SEG	1000	/* what the fake NIC writes per descriptor */
+
+/* NIC up, a socket bound zero-copy to queue 1, with or without SG. */
+static struct rig rig_up_sg(struct kunit *test, bool sg)
+{
+	struct fake_xsk_cfg cfg = { .qid = 1, .need_wakeup = true, .sg = sg };
+	struct rig r;
+
+	r.nic = fake_nic_create(test, &fake_ops);
+	fake_nic_set_up(test, r.nic, true);
+	r.x = fake_xsk_create(test);
+	fake_fq_put(r.x, FAKE_RX_FRAMES);
+	KUNIT_ASSERT_EQ(test, fake_xsk_bind(r.x, r.nic, &cfg), 0);
+	r.q = &r.nic->q[1];
+	return r;
+}
+
+/* A broadcast frame of @len bytes, no two nearby bytes alike. */
+static u8 *mb_frame(struct kunit *test, u32 len)
+{
+	u8 *f = kunit_kmalloc(test, len, GFP_KERNEL);
+	u32 i;
+
+	KUNIT_ASSERT_NOT_NULL(test, f);
+	for (i = 0; i < len; i++)
+		f[i] = i * 7 + i / 256;
+	eth_broadcast_addr(f);
+	return f;
+}
+
+/* The NIC writes descriptors @from to @to - 1 of @frame, MB_SEG bytes
+ * each, the last one without "more"; descriptor @error_at reports an
+ * error (-1: none).
+ */
+static void receive_segs(struct fake_queue *q, const u8 *frame, u32 len,
+			 u32 from, u32 to, int error_at)
+{
+	u32 i, n = DIV_ROUND_UP(len, MB_SEG);
+
+	for (i = from; i < to && i < n; i++)
+		fake_nic_receive_desc(q, frame + i * MB_SEG,
+				      min(MB_SEG, len - i * MB_SEG), i + 1 < n,
+				      i == error_at);
+}
+
+static struct bpf_prog *frags_prog(struct kunit *test, u32 act,
+				   struct fake_xsk *x)
+{
+	struct bpf_prog *prog = fake_prog_create(test, act);
+
+	fake_prog_set_frags(prog);
+	if (act == XDP_REDIRECT)
+		fake_prog_set_redirect(prog, x);
+	return prog;
+}
+
+static void multi_buffer_frame_reaches_the_socket_one_descriptor_per_buffer(struct kunit *test)
+{
+	struct rig r = rig_up_sg(test, true);
+	struct bpf_prog *redirect = frags_prog(test, XDP_REDIRECT, r.x);
+	u8 *frame = mb_frame(test, 2500);
+	struct xdp_desc d[3];
+	u32 i;
+
+	receive_segs(r.q, frame, 2500, 0, 3, -1);
+	KUNIT_EXPECT_EQ(test, fake_poll_rx(r.q, redirect, 64), 3);
+	for (i = 0; i < 3; i++) {
+		KUNIT_ASSERT_TRUE(test, fake_rx_get(r.x, &d[i]));
+		KUNIT_EXPECT_EQ(test, d[i].len, i < 2 ? MB_SEG : 500);
+		KUNIT_EXPECT_EQ(test, d[i].options, i < 2 ? XDP_PKT_CONTD : 0);
+		KUNIT_EXPECT_MEMEQ(test, fake_umem_va(r.x, d[i].addr),
+				   frame + i * MB_SEG, d[i].len);
+	}
+	KUNIT_EXPECT_EQ(test, r.q->zrx.stats.redirect, 1);
+	KUNIT_EXPECT_EQ(test, r.q->zrx.stats.packets, 1);
+	KUNIT_EXPECT_EQ(test, r.q->zrx.stats.bytes, 2500);
+}
+
+static void program_sees_a_multi_buffer_frame_whole(struct kunit *test)
+{
+	struct rig r = rig_up_sg(test, true);
+	struct bpf_prog *drop = frags_prog(test, XDP_DROP, r.x);
+	u8 *frame = mb_frame(test, 2500);
+
+	receive_segs(r.q, frame, 2500, 0, 3, -1);
+	KUNIT_EXPECT_EQ(test, fake_poll_rx(r.q, drop, 64), 3);
+	KUNIT_EXPECT_EQ(test, r.q->prog_len, 2500);
+	KUNIT_EXPECT_EQ(test, r.q->prog_frags, 2);
+	KUNIT_EXPECT_EQ(test, r.q->zrx.stats.drop, 1);
+	KUNIT_EXPECT_EQ(test, fake_rx_posted(r.q), POSTED_FULL);
+}
+
+static void frame_whose_last_descriptor_comes_in_a_later_poll_goes_out_then(struct kunit *test)
+{
+	struct rig r = rig_up_sg(test, true);
+	struct bpf_prog *redirect = frags_prog(test, XDP_REDIRECT, r.x);
+	u8 *frame = mb_frame(test, 2500);
+
+	receive_segs(r.q, frame, 2500, 0, 2, -1);
+	KUNIT_EXPECT_EQ(test, fake_poll_rx(r.q, redirect, 64), 2);
+	KUNIT_EXPECT_EQ(test, fake_rx_count(r.x), 0);
+	KUNIT_EXPECT_EQ(test, r.q->zrx.stats.packets, 0);
+	receive_segs(r.q, frame, 2500, 2, 3, -1);
+	KUNIT_EXPECT_EQ(test, fake_poll_rx(r.q, redirect, 64), 1);
+	KUNIT_EXPECT_EQ(test, fake_rx_count(r.x), 3);
+	KUNIT_EXPECT_EQ(test, r.q->zrx.stats.packets, 1);
+}
+
+static void error_in_any_descriptor_drops_the_whole_frame_once(struct kunit *test)
+{
+	struct rig r = rig_up_sg(test, true);
+	struct bpf_prog *redirect = frags_prog(test, XDP_REDIRECT, r.x);
+	u8 *frame = mb_frame(test, 2500);
+	struct xdp_desc d;
+
+	receive_segs(r.q, frame, 2500, 0, 3, 1);
+	receive_frames(r.q, 1, 60);
+	KUNIT_EXPECT_EQ(test, fake_poll_rx(r.q, redirect, 64), 4);
+	/* the next frame only */
+	KUNIT_ASSERT_TRUE(test, fake_rx_get(r.x, &d));
+	KUNIT_EXPECT_EQ(test, d.len, 60);
+	KUNIT_EXPECT_EQ(test, d.options, 0);
+	KUNIT_EXPECT_EQ(test, fake_rx_count(r.x), 0);
+	KUNIT_EXPECT_EQ(test, r.q->zrx.stats.errors, 1);
+	KUNIT_EXPECT_EQ(test, r.q->zrx.stats.packets, 1);
+	KUNIT_EXPECT_EQ(test, fake_rx_posted(r.q), POSTED_FULL);
+}
+
+static void multi_buffer_frame_on_a_pool_without_sg_is_dropped(struct kunit *test)
+{
+	struct rig r = rig_up_sg(test, false);
+	struct bpf_prog *redirect = frags_prog(test, XDP_REDIRECT, r.x);
+	u8 *frame = mb_frame(test, 2500);
+
+	receive_segs(r.q, frame, 2500, 0, 3, -1);
+	receive_frames(r.q, 1, 60);
+	KUNIT_EXPECT_EQ(test, fake_poll_rx(r.q, redirect, 64), 4);
+	KUNIT_EXPECT_EQ(test, fake_rx_count(r.x), 1);
+	KUNIT_EXPECT_EQ(test, r.q->zrx.stats.errors, 1);
+	KUNIT_EXPECT_EQ(test, fake_rx_posted(r.q), POSTED_FULL);
+}
+
+static void multi_buffer_frame_is_not_given_to_a_program_without_frags(struct kunit *test)
+{
+	struct rig r = rig_up_sg(test, true);
+	struct bpf_prog *redirect = fake_prog_create(test, XDP_REDIRECT);
+	u8 *frame = mb_frame(test, 2500);
+
+	fake_prog_set_redirect(redirect, r.x);
+	receive_segs(r.q, frame, 2500, 0, 3, -1);
+	receive_frames(r.q, 1, 60);
+	KUNIT_EXPECT_EQ(test, fake_poll_rx(r.q, redirect, 64), 4);
+	KUNIT_EXPECT_EQ(test, fake_rx_count(r.x), 1);
+	KUNIT_EXPECT_EQ(test, r.q->zrx.stats.errors, 1);
+	KUNIT_EXPECT_EQ(test, fake_rx_posted(r.q), POSTED_FULL);
+}
+
+static void pass_copies_every_fragment_into_the_skb(struct kunit *test)
+{
+	struct rig r = rig_up_sg(test, true);
+	struct bpf_prog *pass = frags_prog(test, XDP_PASS, r.x);
+	u8 *frame = mb_frame(test, 2500);
+
+	receive_segs(r.q, frame, 2500, 0, 3, -1);
+	KUNIT_EXPECT_EQ(test, fake_poll_rx(r.q, pass, 64), 3);
+	KUNIT_EXPECT_EQ(test, r.q->pass_len, 2500);
+	KUNIT_EXPECT_EQ(test, r.q->pass_hash, jhash(frame, 2500, 0));
+	KUNIT_EXPECT_EQ(test, r.q->zrx.stats.pass, 1);
+	KUNIT_EXPECT_EQ(test, fake_rx_posted(r.q), POSTED_FULL);
+}
+
+static void xdp_tx_drops_a_multi_buffer_frame(struct kunit *test)
+{
+	struct rig r = rig_up_sg(test, true);
+	struct bpf_prog *tx = frags_prog(test, XDP_TX, r.x);
+	u8 *frame = mb_frame(test, 2500);
+
+	receive_segs(r.q, frame, 2500, 0, 3, -1);
+	KUNIT_EXPECT_EQ(test, fake_poll_rx(r.q, tx, 64), 3);
+	KUNIT_EXPECT_EQ(test, r.q->xdp_tx_frames, 0);
+	KUNIT_EXPECT_EQ(test, r.q->zrx.stats.xdp_tx, 0);
+	KUNIT_EXPECT_EQ(test, r.q->zrx.stats.drop, 1);
+	KUNIT_EXPECT_EQ(test, fake_rx_posted(r.q), POSTED_FULL);
+}
+
+static void unbinding_frees_a_frame_whose_last_descriptor_never_came(struct kunit *test)
+{
+	struct rig r = rig_up_sg(test, true);
+	struct bpf_prog *redirect = frags_prog(test, XDP_REDIRECT, r.x);
+	u8 *frame = mb_frame(test, 2500);
+	u32 free;
+
+	receive_segs(r.q, frame, 2500, 0, 2, -1);
+	KUNIT_EXPECT_EQ(test, fake_poll_rx(r.q, redirect, 64), 2);
+	free = r.x->pool->free_list_cnt;
+	fake_xsk_unbind(r.x);
+	/* the posted buffers and the two of the frame */
+	KUNIT_EXPECT_EQ(test, r.x->pool->free_list_cnt, free + POSTED_FULL + 2);
+	KUNIT_EXPECT_NULL(test, r.q->zrx.first);
+}
+
+static void frame_of_more_fragments_than_an_skb_holds_is_dropped(struct kunit *test)
+{
+	u32 segs = MAX_SKB_FRAGS + 2, len = segs * MB_SEG;
+	struct rig r = rig_up_sg(test, true);
+	struct bpf_prog *redirect = frags_prog(test, XDP_REDIRECT, r.x);
+	u8 *frame = mb_frame(test, len);
+
+	/* more buffers than the ring holds: the frame spans polls */
+	receive_segs(r.q, frame, len, 0, POSTED_FULL, -1);
+	KUNIT_EXPECT_EQ(test, fake_poll_rx(r.q, redirect, 64), POSTED_FULL);
+	receive_segs(r.q, frame, len, POSTED_FULL, segs, -1);
+	receive_frames(r.q, 1, 60);
+	KUNIT_EXPECT_EQ(test, fake_poll_rx(r.q, redirect, 64),
+			segs - POSTED_FULL + 1);
+	KUNIT_EXPECT_EQ(test, fake_rx_count(r.x), 1);
+	KUNIT_EXPECT_EQ(test, r.q->zrx.stats.errors, 1);
+	KUNIT_EXPECT_NULL(test, r.q->zrx.first);
+}
+
 static void poll_stops_at_the_budget(struct kunit *test)
 {
 	struct rig r = rig_up(test, 32, true, 0);
@@ -1194,6 +1416,16 @@ static struct kunit_case xsk_zc_datapath_cases[] = {
 	KUNIT_CASE(stale_write_back_on_an_empty_ring_is_not_taken),
 	KUNIT_CASE(rx_hint_kfunc_reads_the_descriptor_of_its_own_frame),
 	KUNIT_CASE(rx_hint_of_a_buffer_outside_zero_copy_finds_no_descriptor),
+	KUNIT_CASE(multi_buffer_frame_reaches_the_socket_one_descriptor_per_buffer),
+	KUNIT_CASE(program_sees_a_multi_buffer_frame_whole),
+	KUNIT_CASE(frame_whose_last_descriptor_comes_in_a_later_poll_goes_out_then),
+	KUNIT_CASE(error_in_any_descriptor_drops_the_whole_frame_once),
+	KUNIT_CASE(multi_buffer_frame_on_a_pool_without_sg_is_dropped),
+	KUNIT_CASE(multi_buffer_frame_is_not_given_to_a_program_without_frags),
+	KUNIT_CASE(pass_copies_every_fragment_into_the_skb),
+	KUNIT_CASE(xdp_tx_drops_a_multi_buffer_frame),
+	KUNIT_CASE(unbinding_frees_a_frame_whose_last_descriptor_never_came),
+	KUNIT_CASE(frame_of_more_fragments_than_an_skb_holds_is_dropped),
 	KUNIT_CASE(poll_stops_at_the_budget),
 	KUNIT_CASE(rx_stats_count_packets_and_bytes),
 	KUNIT_CASE(rx_stats_count_neither_errors_nor_kept_buffers_as_packets),

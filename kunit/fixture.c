@@ -45,6 +45,7 @@ static struct xdp_buff *fake_rx_next(struct xsk_zc_rx_ring *rx,
 	desc->len = d->len;
 	desc->offset = q->rx_offset;
 	desc->drop = d->error;
+	desc->more = d->more;
 	desc->hw_desc = d;
 	return xsk_zc_rx_take(rx);
 }
@@ -59,6 +60,7 @@ static void fake_rx_fill(struct xsk_zc_rx_ring *rx, u32 idx,
 	d->va = xdp->data_hard_start + XDP_PACKET_HEADROOM;
 	d->done = false;
 	d->error = false;
+	d->more = false;
 	d->len = 0;
 }
 
@@ -113,6 +115,7 @@ static void fake_rx_populate(struct xsk_zc_rx_ring *rx, struct sk_buff *skb,
 	struct fake_queue *q = container_of(rx, struct fake_queue, zrx);
 
 	q->pass_len = skb->len;
+	q->pass_hash = jhash(skb->data, skb->len, 0);
 	q->pass_meta_len = skb_metadata_len(skb);
 	memcpy(q->pass_head, skb->data, min_t(u32, skb->len, sizeof(q->pass_head)));
 	memcpy(q->pass_meta, skb->data - q->pass_meta_len,
@@ -298,8 +301,11 @@ u32 fake_rx_posted(struct fake_queue *q)
 }
 
 /* The NIC receives a frame into the next posted buffer, or drops it. */
-void fake_nic_receive(struct fake_queue *q, const void *data, u32 len,
-		      bool error)
+/* One descriptor's worth of a frame: with @more, the frame goes on in
+ * the next one, as a NIC without end of packet in the descriptor says.
+ */
+void fake_nic_receive_desc(struct fake_queue *q, const void *data, u32 len,
+			   bool more, bool error)
 {
 	struct fake_rx_desc *d = &q->rx_desc[q->rx_hw_head];
 
@@ -311,8 +317,15 @@ void fake_nic_receive(struct fake_queue *q, const void *data, u32 len,
 	d->len = len;
 	d->hash = jhash(data, len, 0);
 	d->error = error;
+	d->more = more;
 	d->done = true;
 	q->rx_hw_head = (q->rx_hw_head + 1) % FAKE_RING;
+}
+
+void fake_nic_receive(struct fake_queue *q, const void *data, u32 len,
+		      bool error)
+{
+	fake_nic_receive_desc(q, data, len, false, error);
 }
 
 /* Runs the RX poll in the context net_rx_action gives a NAPI poll. */
@@ -710,6 +723,7 @@ static struct fake_nic *__fake_nic_create(struct kunit *test,
 	dev->max_mtu = 9000;
 	dev->xdp_features = NETDEV_XDP_ACT_BASIC | NETDEV_XDP_ACT_REDIRECT |
 			    NETDEV_XDP_ACT_XSK_ZEROCOPY;
+	dev->xdp_zc_max_segs = FAKE_MAX_SEGS;
 	eth_hw_addr_random(dev);
 
 	err = xsk_zc_dev_init(&nic->zc, dev, nic->dma_dev, ops, FAKE_QUEUES);
@@ -870,6 +884,8 @@ int fake_xsk_bind_dev(struct fake_xsk *x, struct net_device *dev,
 
 	if (cfg->need_wakeup)
 		sxdp.sxdp_flags |= XDP_USE_NEED_WAKEUP;
+	if (cfg->sg)
+		sxdp.sxdp_flags |= XDP_USE_SG;
 
 	err = x->sock->ops->bind(x->sock, (struct sockaddr *)&sxdp,
 				 sizeof(sxdp));
@@ -1056,6 +1072,7 @@ struct fake_prog_cfg {
 	u32 meta_len;
 	int head;	/* what bpf_xdp_adjust_head() moves data by */
 	bool hints;	/* read the RX hash kfunc, as the verifier calls it */
+	bool frags;	/* takes fragments: note what it saw in the fake queue */
 	struct xdp_sock *redirect_to;
 	u32 redirect_ifindex;
 };
@@ -1065,6 +1082,14 @@ static unsigned int fake_prog_run(const void *ctx, const struct bpf_insn *insn)
 	const struct fake_prog_cfg *cfg = (const void *)insn;
 	struct xdp_buff *xdp = (struct xdp_buff *)ctx;
 
+	if (cfg->frags) {
+		struct fake_queue *q = container_of(xdp->rxq, struct fake_queue,
+						    xdp_rxq);
+
+		q->prog_len = xdp_get_buff_len(xdp);
+		q->prog_frags = xdp_buff_has_frags(xdp) ?
+			xdp_get_shared_info_from_buff(xdp)->nr_frags : 0;
+	}
 	if (cfg->head) {
 		xdp->data += cfg->head;
 		xdp->data_meta = xdp->data;
@@ -1149,6 +1174,13 @@ void fake_prog_set_head(struct bpf_prog *prog, int delta)
 void fake_prog_set_hints(struct bpf_prog *prog)
 {
 	((struct fake_prog_cfg *)prog->insnsi)->hints = true;
+}
+
+/* A program that takes multi-buffer frames: SEC("xdp.frags") */
+void fake_prog_set_frags(struct bpf_prog *prog)
+{
+	((struct fake_prog_cfg *)prog->insnsi)->frags = true;
+	prog->aux->xdp_has_frags = true;
 }
 
 void fake_prog_set_meta(struct bpf_prog *prog, u32 meta_len)

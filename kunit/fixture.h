@@ -17,6 +17,7 @@
 #define FAKE_UMEM_FRAMES	64
 #define FAKE_FRAME	2048
 #define FAKE_XSK_RING	64
+#define FAKE_MAX_SEGS	4	/* xdp_zc_max_segs, for XDP_USE_SG */
 #define FAKE_RX_FRAMES	(FAKE_UMEM_FRAMES / 2)	/* the other half is for TX */
 #define FAKE_UMEM_SIZE	(FAKE_UMEM_FRAMES * 4096)
 
@@ -28,6 +29,7 @@ struct fake_rx_desc {
 	u32 hash;		/* the "NIC"'s RSS hash: jhash() of the frame */
 	bool done;
 	bool error;
+	bool more;		/* the frame goes on in the next descriptor */
 };
 
 struct fake_tx_desc {
@@ -83,7 +85,12 @@ struct fake_queue {
 	u32 hint_hash[FAKE_RING];
 	int hint_err;
 
+	/* what the program last saw: the frame's length, its fragments */
+	u32 prog_len;
+	u32 prog_frags;
+
 	/* what the last XDP_PASS skb looked like before the stack got it */
+	u32 pass_hash;		/* jhash() of its data */
 	u32 pass_len;
 	u32 pass_meta_len;
 	u8 pass_head[16];
@@ -134,6 +141,7 @@ struct fake_xsk_cfg {
 	u32 qid;
 	bool need_wakeup;
 	bool copy;
+	bool sg;		/* XDP_USE_SG: multi-buffer frames */
 };
 
 struct fake_nic *fake_nic_create(struct kunit *test,
@@ -164,6 +172,8 @@ bool fake_fq_needs_wakeup(struct fake_xsk *x);
 bool fake_tx_needs_wakeup(struct fake_xsk *x);
 void *fake_umem_va(struct fake_xsk *x, u64 addr);
 
+void fake_nic_receive_desc(struct fake_queue *q, const void *data, u32 len,
+			   bool more, bool error);
 void fake_nic_receive(struct fake_queue *q, const void *data, u32 len,
 		      bool error);
 int fake_rx_poll(struct fake_queue *q, struct bpf_prog *prog, int budget);
@@ -182,6 +192,7 @@ void fake_prog_set_redirect_ifindex(struct bpf_prog *prog, u32 ifindex);
 void fake_prog_set_meta(struct bpf_prog *prog, u32 meta_len);
 void fake_prog_set_head(struct bpf_prog *prog, int delta);
 void fake_prog_set_hints(struct bpf_prog *prog);
+void fake_prog_set_frags(struct bpf_prog *prog);
 
 extern const struct xsk_zc_ops fake_ops;
 extern const struct xsk_zc_ops fake_irq_ops;

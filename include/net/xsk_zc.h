@@ -70,6 +70,11 @@ void xsk_zc_rx_ring_clean(struct xsk_zc_rx_ring *rx);
 void xsk_zc_rx_reclaim(struct xsk_zc_rx_ring *rx);
 struct sk_buff *xsk_zc_build_skb(struct napi_struct *napi,
 				 const struct xdp_buff *xdp);
+struct xdp_buff *xsk_zc_rx_chain(struct xsk_zc_rx_ring *rx,
+				 struct xdp_buff *xdp, bool more,
+				 const struct bpf_prog *prog);
+bool xsk_zc_rx_drop_desc(struct xsk_zc_rx_ring *rx, struct xdp_buff *xdp,
+			 bool more);
 void xsk_zc_tx_complete(struct xsk_zc_tx_ring *tx, u32 frames);
 void xsk_zc_rx_stats_add(struct xsk_zc_rx_ring *rx,
 			 const struct xsk_zc_rx_stats *acc);
@@ -344,7 +349,8 @@ __xsk_zc_rx_one(struct xsk_zc_rx_ring *rx, struct napi_struct *napi,
 		__xsk_zc_rx_pass(rx, napi, xdp, desc, hw, acc);
 		break;
 	case XDP_TX:
-		if (__xsk_zc_rx_xdp_tx(rx, xdp, hw)) {
+		/* one descriptor per frame: a multi-buffer one is dropped */
+		if (!xdp_buff_has_frags(xdp) && __xsk_zc_rx_xdp_tx(rx, xdp, hw)) {
 			acc->xdp_tx++;
 			break;
 		}
@@ -450,11 +456,14 @@ static __always_inline int xsk_zc_rx_poll(struct xsk_zc_rx_ring *rx,
 		 */
 		if (unlikely(__xsk_zc_rx_keep_posted(rx, xdp, hw))) {
 			acc.fill_empty++;
+			if (unlikely(rx->first || desc.more))
+				xsk_zc_rx_drop_desc(rx, NULL, desc.more);
 			continue;
 		}
-		if (unlikely(desc.drop)) {
-			xsk_buff_free(xdp);
-			acc.errors++;
+		if (unlikely(desc.drop || rx->discard)) {
+			/* the whole frame, counted once */
+			if (xsk_zc_rx_drop_desc(rx, xdp, desc.more))
+				acc.errors++;
 			continue;
 		}
 
@@ -462,8 +471,17 @@ static __always_inline int xsk_zc_rx_poll(struct xsk_zc_rx_ring *rx,
 		xdp->data += desc.offset;
 		xdp->data_meta = xdp->data;
 		xsk_buff_dma_sync_for_cpu(xdp);
+
+		/* a frame across descriptors: on to its last one */
+		if (unlikely(rx->first || desc.more)) {
+			xdp = xsk_zc_rx_chain(rx, xdp, desc.more, prog);
+			if (IS_ERR(xdp))
+				acc.errors++;
+			if (IS_ERR_OR_NULL(xdp))
+				continue;
+		}
 		acc.packets++;
-		acc.bytes += desc.len - desc.offset;
+		acc.bytes += xdp_get_buff_len(xdp);
 
 		if (__xsk_zc_rx_one(rx, napi, prog, xdp, &desc, hw, &acc)) {
 			stop = true;

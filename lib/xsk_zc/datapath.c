@@ -90,6 +90,8 @@ void xsk_zc_rx_ring_clean(struct xsk_zc_rx_ring *rx)
 	u32 i;
 
 	xsk_zc_rx_reclaim(rx);
+	/* a multi-buffer frame whose last descriptor never came */
+	xsk_zc_rx_drop_desc(rx, NULL, false);
 	if (!rx->bufs)
 		return;
 
@@ -119,12 +121,129 @@ void xsk_zc_rx_ring_reset(struct xsk_zc_rx_ring *rx)
 EXPORT_SYMBOL_GPL(xsk_zc_rx_ring_reset);
 
 /**
+ * xsk_zc_rx_drop_desc - drop a descriptor's buffer and the frame it is in
+ * @rx: the ring
+ * @xdp: the buffer, or NULL when it stays posted
+ * @more: the frame goes on after this descriptor
+ *
+ * For xsk_zc_rx_poll(), on a descriptor the NIC reported an error in, on
+ * one the ring keeps posted mid-frame, and on each later one of a frame
+ * dropped before: frees @xdp and what the ring gathered of the frame so
+ * far, and with @more drops the frame's descriptors up to its last.
+ *
+ * Context: the ring's NAPI poll, or with the ring stopped.
+ * Return: true when this started dropping a frame, to count it once.
+ */
+bool xsk_zc_rx_drop_desc(struct xsk_zc_rx_ring *rx, struct xdp_buff *xdp,
+			 bool more)
+{
+	bool first_drop = !rx->discard;
+
+	if (xdp)
+		xsk_buff_free(xdp);
+	if (rx->first) {
+		xsk_buff_free(rx->first);
+		rx->first = NULL;
+	}
+	rx->discard = more;
+	return first_drop;
+}
+EXPORT_SYMBOL_GPL(xsk_zc_rx_drop_desc);
+
+/* The page and offset of @va, an address in the pool's UMEM. The UMEM is
+ * mapped with vmap(): virt_to_page() does not apply to it.
+ */
+static struct page *xsk_zc_umem_page(const struct xsk_buff_pool *pool,
+				     const void *va, u32 *off)
+{
+	u64 addr = va - pool->addrs;
+
+	*off = offset_in_page(addr);
+	return pool->umem->pgs[addr >> PAGE_SHIFT];
+}
+
+/**
+ * xsk_zc_rx_chain - add a buffer to the multi-buffer frame it is part of
+ * @rx: the ring
+ * @xdp: the buffer, its size set
+ * @more: the frame goes on after this buffer
+ * @prog: the XDP program the poll runs, or NULL
+ *
+ * For xsk_zc_rx_poll(), on each buffer of a frame that spans descriptors.
+ * The first one becomes @rx->first, each later one a fragment of it, in
+ * its &skb_shared_info and on the pool's list (xsk_buff_add_frag()), the
+ * two places the core and the XDP helpers look for it. A fragment the
+ * NIC wrote nothing into goes back to the pool.
+ *
+ * Context: the ring's NAPI poll.
+ * Return: the frame's first buffer when @xdp is its last one; NULL when
+ * the frame goes on; ERR_PTR(-EMSGSIZE) when it was dropped: the pool
+ * was not bound with XDP_USE_SG, the frame has more fragments than an
+ * &skb_shared_info holds, or @prog does not take fragments.
+ */
+struct xdp_buff *xsk_zc_rx_chain(struct xsk_zc_rx_ring *rx,
+				 struct xdp_buff *xdp, bool more,
+				 const struct bpf_prog *prog)
+{
+	struct xdp_buff *first = rx->first;
+	struct skb_shared_info *sinfo;
+	struct page *page;
+	u32 len, off;
+
+	if (!first) {
+		if (!(rx->pool->umem->flags & XDP_UMEM_SG_FLAG))
+			goto drop;
+		rx->first = xdp;
+		return NULL;
+	}
+
+	sinfo = xdp_get_shared_info_from_buff(first);
+	if (!xdp_buff_has_frags(first)) {
+		sinfo->nr_frags = 0;
+		sinfo->xdp_frags_size = 0;
+		xdp_buff_set_frags_flag(first);
+	}
+
+	len = xdp->data_end - xdp->data;
+	if (!len) {
+		xsk_buff_free(xdp);
+	} else if (sinfo->nr_frags < MAX_SKB_FRAGS) {
+		page = xsk_zc_umem_page(rx->pool, xdp->data, &off);
+		skb_frag_fill_page_desc(&sinfo->frags[sinfo->nr_frags++],
+					page, off, len);
+		sinfo->xdp_frags_size += len;
+		xsk_buff_add_frag(xdp);
+	} else {
+		goto drop;
+	}
+	if (more)
+		return NULL;
+
+	rx->first = NULL;
+	if (!sinfo->nr_frags)
+		xdp_buff_clear_frags_flag(first);
+	/* Checked last: the program may change while the frame comes in. */
+	if (prog && !prog->aux->xdp_has_frags && xdp_buff_has_frags(first)) {
+		xsk_buff_free(first);
+		return ERR_PTR(-EMSGSIZE);
+	}
+	return first;
+
+drop:
+	xsk_zc_rx_drop_desc(rx, xdp, more);
+	return ERR_PTR(-EMSGSIZE);
+}
+EXPORT_SYMBOL_GPL(xsk_zc_rx_chain);
+
+/**
  * xsk_zc_build_skb - copy a zero-copy frame into a new skb
  * @napi: the NAPI instance that will deliver the skb
  * @xdp: the frame; still owned by the caller, which frees it
  *
  * For XDP_PASS: the UMEM buffer goes back to the pool at once, so the
- * frame and the metadata in front of it are copied.
+ * frame and the metadata in front of it are copied, and the fragments of
+ * a multi-buffer frame after it, from the pool's list, where the XDP
+ * program's bpf_xdp_adjust_tail() left them.
  *
  * Context: NAPI (softirq).
  * Return: the skb with its metadata set, or NULL when out of memory.
@@ -133,16 +252,26 @@ struct sk_buff *xsk_zc_build_skb(struct napi_struct *napi,
 				 const struct xdp_buff *xdp)
 {
 	unsigned int metasize = xdp->data - xdp->data_meta;
-	unsigned int totalsize = xdp->data_end - xdp->data_meta;
+	unsigned int headsize = xdp->data_end - xdp->data_meta;
+	unsigned int totalsize = headsize;
+	const struct xdp_buff_xsk *xskb, *pos;
 	struct sk_buff *skb;
 
 	net_prefetch(xdp->data_meta);
 
+	if (unlikely(xdp_buff_has_frags(xdp)))
+		totalsize += xdp_get_shared_info_from_buff(xdp)->xdp_frags_size;
 	skb = napi_alloc_skb(napi, totalsize);
 	if (unlikely(!skb))
 		return NULL;
 
-	skb_put_data(skb, xdp->data_meta, totalsize);
+	skb_put_data(skb, xdp->data_meta, headsize);
+	if (unlikely(xdp_buff_has_frags(xdp))) {
+		xskb = container_of(xdp, struct xdp_buff_xsk, xdp);
+		list_for_each_entry(pos, &xskb->pool->xskb_list, list_node)
+			skb_put_data(skb, pos->xdp.data,
+				     pos->xdp.data_end - pos->xdp.data);
+	}
 	if (metasize) {
 		skb_metadata_set(skb, metasize);
 		__skb_pull(skb, metasize);

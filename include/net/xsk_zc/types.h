@@ -27,7 +27,10 @@
  * @pass: frames copied into an skb for the stack
  * @drop: frames of @packets dropped: XDP_DROP, XDP_ABORTED, a failed
  *	redirect or XDP_TX, no memory for the skb
- * @errors: descriptors the NIC reported an error in, dropped unseen
+ * @errors: frames dropped unseen: the NIC reported an error in one of
+ *	their descriptors, or a multi-buffer frame the ring cannot take (a
+ *	pool without XDP_USE_SG, more than %MAX_SKB_FRAGS fragments, or an
+ *	XDP program that does not take fragments)
  * @fill_short: polls that left descriptors without a buffer because the
  *	fill ring ran short (user space, not memory: no allocation failed)
  * @fill_empty: frames dropped unseen to keep one buffer on an empty ring
@@ -71,6 +74,11 @@ struct xsk_zc_rx_stats {
  * @xdp_tx_done: buffers XDP_TX sent without a copy (&xsk_zc_rx_hw.xmit_zc)
  *	that @tx_napi completed. Only this ring's NAPI may return buffers
  *	to the pool, so they wait here for its next poll or ring clean.
+ * @first: the first buffer of a frame whose last descriptor has not come
+ *	yet, NULL between frames. Its later buffers are its fragments
+ *	(xsk_buff_add_frag()). A frame may span polls.
+ * @discard: the rest of the current frame is dropped, its last descriptor
+ *	included
  * @netdev: the owning netdev, for redirect and skb delivery
  * @xdp_rxq: the driver's rxq info registered with MEM_TYPE_XSK_BUFF_POOL
  * @qid: queue index
@@ -91,6 +99,8 @@ struct xsk_zc_rx_ring {
 	bool keep_one_posted;
 	struct napi_struct *tx_napi;
 	struct llist_head xdp_tx_done;
+	struct xdp_buff *first;
+	bool discard;
 
 	/* slow: setup only */
 	struct net_device *netdev;
@@ -217,13 +227,20 @@ struct xsk_zc_dev {
  * @len: bytes the NIC wrote, @offset included
  * @offset: bytes of inline metadata before the frame
  * @drop: the descriptor reports an error: drop the frame
+ * @more: the frame goes on in the next descriptor (the NIC's end of
+ *	packet bit is clear). xsk_zc_rx_poll() gathers the buffers of such a
+ *	frame into one multi-buffer &xdp_buff when the pool was bound with
+ *	XDP_USE_SG, and drops the frame otherwise. Only the first buffer of
+ *	a frame has an @offset.
  * @hw_desc: the driver's descriptor, for its ``populate`` callback and
- *	its RX hints (xsk_zc_rx_hint_desc())
+ *	its RX hints (xsk_zc_rx_hint_desc()); of a multi-buffer frame, its
+ *	last descriptor
  */
 struct xsk_zc_rx_desc {
 	u32 len;
 	u32 offset;
 	bool drop;
+	bool more;
 	const void *hw_desc;
 };
 
