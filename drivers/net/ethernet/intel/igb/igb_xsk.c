@@ -32,11 +32,12 @@ static struct xdp_buff *igb_xsk_rx_next(struct xsk_zc_rx_ring *rx,
 		ring->xsk_hwts.hwtstamp = 0;
 		igb_ptp_rx_rgtstamp(ring->q_vector, &ring->xsk_hwts);
 	}
-	/* A frame larger than the buffer spans descriptors: drop every part */
-	desc->drop = ring->xsk_discard || !eop ||
-		     ((staterr & E1000_RXDEXT_ERR_FRAME_ERR_MASK) &&
-		      !(ring->netdev->features & NETIF_F_RXALL));
-	ring->xsk_discard = !eop;
+	/* A frame larger than the buffer spans descriptors, and its errors
+	 * are in the last one.
+	 */
+	desc->more = !eop;
+	desc->drop = eop && (staterr & E1000_RXDEXT_ERR_FRAME_ERR_MASK) &&
+		     !(ring->netdev->features & NETIF_F_RXALL);
 	desc->hw_desc = d;
 	return xsk_zc_rx_take(rx);
 }
@@ -419,7 +420,6 @@ void igb_xsk_rx_start(struct igb_ring *ring)
 		igb_alloc_rx_buffers(ring, igb_desc_unused(ring));
 		return;
 	}
-	ring->xsk_discard = false;
 	xsk_zc_rx_start(&ring->zrx, &igb_xsk_rx_hw);
 }
 
