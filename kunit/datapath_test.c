@@ -1259,12 +1259,12 @@ static void completion_on_a_ring_without_pool_does_nothing(struct kunit *test)
 	KUNIT_EXPECT_NULL(test, xsk_zc_tx_pool(&nic->q[2].ztx));
 }
 
-/* NIC up with TX metadata ops, a socket bound zero-copy to queue 1,
- * whose UMEM has TX metadata (with @meta) or not.
+/* NIC up with TX metadata ops (with @meta), a socket bound zero-copy to
+ * queue 1, with XDP_USE_SG or not, whose UMEM has TX metadata with @meta.
  */
-static struct rig rig_up_tx_meta(struct kunit *test, bool meta)
+static struct rig rig_up_tx(struct kunit *test, bool meta, bool sg)
 {
-	struct fake_xsk_cfg cfg = { .qid = 1, .need_wakeup = true };
+	struct fake_xsk_cfg cfg = { .qid = 1, .need_wakeup = true, .sg = sg };
 	struct rig r;
 
 	r.nic = fake_nic_create(test, &fake_ops);
@@ -1272,6 +1272,17 @@ static struct rig rig_up_tx_meta(struct kunit *test, bool meta)
 	r.x = meta ? fake_xsk_create_tx_meta(test) : fake_xsk_create(test);
 	KUNIT_ASSERT_EQ(test, fake_xsk_bind(r.x, r.nic, &cfg), 0);
 	r.q = &r.nic->q[1];
+	r.q->tx_meta = meta;
+	return r;
+}
+
+/* For the TX metadata tests: the ops always, TX metadata in the UMEM
+ * with @meta, no SG.
+ */
+static struct rig rig_up_tx_meta(struct kunit *test, bool meta)
+{
+	struct rig r = rig_up_tx(test, meta, false);
+
 	r.q->tx_meta = true;
 	return r;
 }
@@ -1375,6 +1386,97 @@ static void tx_slot_of_a_stamped_frame_stamps_no_later_frame(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, READ_ONCE(meta->completion.tx_timestamp), before);
 }
 
+/* ---- multi-buffer TX (XDP_USE_SG) ---- */
+
+static void multi_buffer_frame_reaches_the_driver_in_order_ending_on_its_last(struct kunit *test)
+{
+	struct rig r = rig_up_tx(test, false, true);
+	u32 i;
+
+	KUNIT_ASSERT_EQ(test, fake_tx_put_frame(r.x, 3, 100), 3);
+	KUNIT_ASSERT_EQ(test, fake_tx_put_frame(r.x, 1, 60), 1);
+	KUNIT_EXPECT_TRUE(test, fake_poll_tx(r.q, 64));
+	KUNIT_ASSERT_EQ(test, r.q->tx_used, 4);
+	for (i = 0; i < 4; i++) {
+		u64 addr = (u64)(FAKE_RX_FRAMES + i) * FAKE_FRAME;
+
+		KUNIT_EXPECT_EQ(test, r.q->tx_desc[i].dma,
+				xsk_buff_raw_get_dma(r.x->pool, addr));
+	}
+	KUNIT_EXPECT_TRUE(test, r.q->tx_desc[0].more);
+	KUNIT_EXPECT_TRUE(test, r.q->tx_desc[1].more);
+	KUNIT_EXPECT_FALSE(test, r.q->tx_desc[2].more);
+	KUNIT_EXPECT_FALSE(test, r.q->tx_desc[3].more);
+	KUNIT_EXPECT_EQ(test, r.q->tx_desc[3].len, 60);
+	KUNIT_EXPECT_EQ(test, r.q->ztx.in_flight, 4);
+}
+
+static void multi_buffer_frame_waits_whole_until_the_ring_has_room(struct kunit *test)
+{
+	struct rig r = rig_up_tx(test, false, true);
+
+	/* the stack's frames leave two descriptors beyond the reserve */
+	r.q->tx_used = FAKE_RING - 1 - FAKE_TX_RESERVE - 2;
+	KUNIT_ASSERT_EQ(test, fake_tx_put_frame(r.x, 3, 100), 3);
+	KUNIT_EXPECT_TRUE(test, fake_poll_tx(r.q, 64));
+	KUNIT_EXPECT_EQ(test, r.q->tx_used, FAKE_RING - 1 - FAKE_TX_RESERVE - 2);
+	KUNIT_EXPECT_EQ(test, r.q->ztx.in_flight, 0);
+
+	/* their completion makes room: the frame goes, whole */
+	r.q->tx_used = 0;
+	fake_poll_tx(r.q, 64);
+	KUNIT_EXPECT_EQ(test, r.q->tx_used, 3);
+	KUNIT_EXPECT_FALSE(test, r.q->tx_desc[2].more);
+}
+
+static void budget_below_a_frame_s_buffers_still_sends_the_frame(struct kunit *test)
+{
+	struct rig r = rig_up_tx(test, false, true);
+
+	KUNIT_ASSERT_EQ(test, fake_tx_put_frame(r.x, FAKE_MAX_SEGS, 100),
+			FAKE_MAX_SEGS);
+	fake_poll_tx(r.q, 1);
+	KUNIT_EXPECT_EQ(test, r.q->tx_used, FAKE_MAX_SEGS);
+}
+
+static void completion_counts_each_buffer_of_a_multi_buffer_frame(struct kunit *test)
+{
+	struct rig r = rig_up_tx(test, false, true);
+
+	fake_tx_put_frame(r.x, 3, 100);
+	fake_tx_put_frame(r.x, 1, 100);
+	fake_poll_tx(r.q, 64);
+	KUNIT_EXPECT_EQ(test, fake_tx_clean(r.q, 4), 4);
+	KUNIT_EXPECT_EQ(test, fake_cq_take(r.x), 4);
+	KUNIT_EXPECT_EQ(test, r.q->ztx.in_flight, 0);
+}
+
+static void tx_metadata_of_a_multi_buffer_frame_is_its_first_buffer_s(struct kunit *test)
+{
+	struct rig r = rig_up_tx(test, true, true);
+	struct xsk_tx_metadata *head, *frag;
+	u64 before;
+
+	head = fake_tx_put_meta(r.x, 64, XDP_PKT_CONTD | XDP_TX_METADATA,
+				XDP_TXMD_FLAGS_TIMESTAMP);
+	frag = fake_tx_put_meta(r.x, 64, XDP_TX_METADATA,
+				XDP_TXMD_FLAGS_TIMESTAMP |
+				XDP_TXMD_FLAGS_CHECKSUM);
+	KUNIT_ASSERT_NOT_NULL(test, head);
+	KUNIT_ASSERT_NOT_NULL(test, frag);
+	/* the checksum request shares the completion's bytes */
+	before = READ_ONCE(frag->completion.tx_timestamp);
+	fake_poll_tx(r.q, 64);
+	KUNIT_ASSERT_EQ(test, r.q->tx_used, 2);
+	KUNIT_EXPECT_TRUE(test, r.q->tx_desc[0].stamp_asked);
+	KUNIT_EXPECT_FALSE(test, r.q->tx_desc[1].stamp_asked);
+	KUNIT_EXPECT_FALSE(test, r.q->tx_desc[1].csum);
+
+	KUNIT_EXPECT_EQ(test, fake_tx_clean(r.q, 2), 2);
+	KUNIT_EXPECT_EQ(test, READ_ONCE(head->completion.tx_timestamp), 1);
+	KUNIT_EXPECT_EQ(test, READ_ONCE(frag->completion.tx_timestamp), before);
+}
+
 static struct kunit_case xsk_zc_datapath_cases[] = {
 	KUNIT_CASE(refill_posts_buffers_for_the_whole_deficit),
 	KUNIT_CASE(refill_writes_the_buffer_dma_address_in_each_descriptor),
@@ -1458,6 +1560,11 @@ static struct kunit_case xsk_zc_datapath_cases[] = {
 	KUNIT_CASE(tx_metadata_with_invalid_flags_requests_nothing),
 	KUNIT_CASE(tx_metadata_option_on_a_umem_without_metadata_requests_nothing),
 	KUNIT_CASE(tx_slot_of_a_stamped_frame_stamps_no_later_frame),
+	KUNIT_CASE(multi_buffer_frame_reaches_the_driver_in_order_ending_on_its_last),
+	KUNIT_CASE(multi_buffer_frame_waits_whole_until_the_ring_has_room),
+	KUNIT_CASE(budget_below_a_frame_s_buffers_still_sends_the_frame),
+	KUNIT_CASE(completion_counts_each_buffer_of_a_multi_buffer_frame),
+	KUNIT_CASE(tx_metadata_of_a_multi_buffer_frame_is_its_first_buffer_s),
 	{}
 };
 

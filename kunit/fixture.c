@@ -160,8 +160,10 @@ static u32 fake_tx_claim(struct xsk_zc_tx_ring *tx, u32 want)
 static void fake_tx_fill(struct xsk_zc_tx_ring *tx, const struct xdp_desc *desc,
 			 dma_addr_t dma)
 {
-	fake_tx_put_desc(container_of(tx, struct fake_queue, ztx), dma,
-			 desc->len, NULL);
+	struct fake_queue *q = container_of(tx, struct fake_queue, ztx);
+
+	q->tx_desc[q->tx_ntu].more = xp_mb_desc(desc);
+	fake_tx_put_desc(q, dma, desc->len, NULL);
 }
 
 static void fake_tx_kick(struct xsk_zc_tx_ring *tx)
@@ -213,6 +215,7 @@ static void fake_tx_fill_meta(struct xsk_zc_tx_ring *tx,
 	struct fake_queue *q = container_of(tx, struct fake_queue, ztx);
 
 	q->tx_desc[q->tx_ntu].stamp_asked = !!q->tx_desc[q->tx_ntu].compl.tx_timestamp;
+	q->tx_desc[q->tx_ntu].more = xp_mb_desc(desc);
 	fake_tx_put_desc(q, dma, desc->len, NULL);
 }
 
@@ -472,6 +475,7 @@ static struct napi_struct *fake_op_napi(struct net_device *dev, u32 qid,
 
 const struct xsk_zc_ops fake_ops = {
 	.frame_overhead = ETH_HLEN + 2 * VLAN_HLEN,
+	.max_segs = FAKE_MAX_SEGS,
 	.rx_ring = fake_op_rx_ring,
 	.tx_ring = fake_op_tx_ring,
 	.prepare = fake_op_prepare,
@@ -493,6 +497,7 @@ static void fake_op_irq_raise(struct net_device *dev, u32 qid,
 /* fake_ops with irq_raise, as a driver that runs NAPI on its IRQ's CPU */
 const struct xsk_zc_ops fake_irq_ops = {
 	.frame_overhead = ETH_HLEN + 2 * VLAN_HLEN,
+	.max_segs = FAKE_MAX_SEGS,
 	.rx_ring = fake_op_rx_ring,
 	.tx_ring = fake_op_tx_ring,
 	.prepare = fake_op_prepare,
@@ -723,7 +728,6 @@ static struct fake_nic *__fake_nic_create(struct kunit *test,
 	dev->max_mtu = 9000;
 	dev->xdp_features = NETDEV_XDP_ACT_BASIC | NETDEV_XDP_ACT_REDIRECT |
 			    NETDEV_XDP_ACT_XSK_ZEROCOPY;
-	dev->xdp_zc_max_segs = FAKE_MAX_SEGS;
 	eth_hw_addr_random(dev);
 
 	err = xsk_zc_dev_init(&nic->zc, dev, nic->dma_dev, ops, FAKE_QUEUES);
@@ -1017,6 +1021,34 @@ u32 fake_tx_put(struct fake_xsk *x, u32 n, u32 len)
 	/* Publishes the descriptors before the index. */
 	smp_store_release(&q->ring->producer, prod + n);
 	return n;
+}
+
+/* One frame of @segs descriptors of @len bytes each, XDP_PKT_CONTD on all
+ * but the last; returns @segs, or 0 when the TX ring has no room for it.
+ */
+u32 fake_tx_put_frame(struct fake_xsk *x, u32 segs, u32 len)
+{
+	struct xsk_queue *q = x->tx;
+	u32 prod = q->ring->producer;
+	/* Pairs with the kernel's release of the consumer index. */
+	u32 cons = smp_load_acquire(&q->ring->consumer);
+	u32 i;
+
+	if (q->nentries - (prod - cons) < segs)
+		return 0;
+	for (i = 0; i < segs; i++) {
+		u64 frame = FAKE_RX_FRAMES + x->next_tx_frame % FAKE_RX_FRAMES;
+		struct xdp_desc *d = &fake_rxtx_ring(q)[(prod + i) & q->ring_mask];
+
+		d->addr = frame * x->frame_size;
+		d->len = len;
+		d->options = i + 1 < segs ? XDP_PKT_CONTD : 0;
+		memset(fake_umem_va(x, d->addr), x->next_tx_frame & 0xff, len);
+		x->next_tx_frame++;
+	}
+	/* Publishes the descriptors before the index. */
+	smp_store_release(&q->ring->producer, prod + segs);
+	return segs;
 }
 
 /* One frame of @len bytes after its TX metadata, with descriptor

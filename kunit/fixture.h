@@ -36,6 +36,7 @@ struct fake_tx_desc {
 	dma_addr_t dma;
 	u32 len;
 	bool zc;
+	bool more;		/* XDP_PKT_CONTD: the frame goes on */
 	struct xdp_buff *xdp_tx;	/* an XSK buffer XDP_TX sent itself */
 
 	/* fake_tx_hw_meta: the frame's TX metadata */
@@ -166,6 +167,7 @@ u32 fake_cq_take(struct fake_xsk *x);
 u32 fake_rx_count(struct fake_xsk *x);
 bool fake_rx_get(struct fake_xsk *x, struct xdp_desc *desc);
 u32 fake_tx_put(struct fake_xsk *x, u32 n, u32 len);
+u32 fake_tx_put_frame(struct fake_xsk *x, u32 segs, u32 len);
 struct xsk_tx_metadata *fake_tx_put_meta(struct fake_xsk *x, u32 len,
 					 u32 options, u64 flags);
 bool fake_fq_needs_wakeup(struct fake_xsk *x);

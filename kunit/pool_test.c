@@ -587,6 +587,63 @@ static void mtu_within_the_pool_frame_is_accepted(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, nic->netdev->mtu, 1700);
 }
 
+static const struct fake_xsk_cfg sg_q1 = {
+	.qid = 1, .need_wakeup = true, .sg = true,
+};
+
+static void max_segs_of_the_ops_is_what_the_netdev_announces(struct kunit *test)
+{
+	struct fake_nic *nic = fake_nic_create(test, &fake_ops);
+
+	KUNIT_EXPECT_EQ(test, nic->netdev->xdp_zc_max_segs, FAKE_MAX_SEGS);
+}
+
+static void an_sg_pool_takes_an_mtu_longer_than_one_buffer(struct kunit *test)
+{
+	struct fake_nic *nic;
+	struct fake_xsk *x = up_nic_and_socket(test, &nic);
+
+	KUNIT_ASSERT_EQ(test, fake_xsk_bind(x, nic, &sg_q1), 0);
+	/* 2 KB chunks: no frame of MTU 4000 fits one buffer */
+	KUNIT_EXPECT_EQ(test, xsk_zc_check_mtu(&nic->zc, 4000), 0);
+}
+
+static void an_sg_pool_refuses_an_mtu_beyond_its_most_buffers(struct kunit *test)
+{
+	struct fake_nic *nic;
+	struct fake_xsk *x = up_nic_and_socket(test, &nic);
+	u32 most;
+
+	KUNIT_ASSERT_EQ(test, fake_xsk_bind(x, nic, &sg_q1), 0);
+	most = xsk_pool_get_rx_frame_size(x->pool) * FAKE_MAX_SEGS;
+	KUNIT_EXPECT_EQ(test, xsk_zc_check_mtu(&nic->zc, most -
+					       fake_ops.frame_overhead), 0);
+	KUNIT_EXPECT_EQ(test, xsk_zc_check_mtu(&nic->zc, most -
+					       fake_ops.frame_overhead + 1),
+			-EINVAL);
+}
+
+static void an_sg_ring_gives_its_rxq_the_frame_step(struct kunit *test)
+{
+	struct fake_nic *nic;
+	struct fake_xsk *x = up_nic_and_socket(test, &nic);
+
+	KUNIT_ASSERT_EQ(test, fake_xsk_bind(x, nic, &sg_q1), 0);
+	/* bpf_xdp_adjust_tail() grows a fragment up to the next chunk */
+	KUNIT_EXPECT_EQ(test, nic->q[1].xdp_rxq.frag_size, FAKE_FRAME);
+	fake_xsk_unbind(x);
+	KUNIT_EXPECT_EQ(test, nic->q[1].xdp_rxq.frag_size, 0);
+}
+
+static void a_single_buffer_ring_gives_its_rxq_no_frame_step(struct kunit *test)
+{
+	struct fake_nic *nic;
+	struct fake_xsk *x = up_nic_and_socket(test, &nic);
+
+	KUNIT_ASSERT_EQ(test, fake_xsk_bind(x, nic, &zc_q1), 0);
+	KUNIT_EXPECT_EQ(test, nic->q[1].xdp_rxq.frag_size, 0);
+}
+
 /* A copy of the fake driver's ops for one case to change; KUnit frees it
  * after the NIC that uses it.
  */
@@ -597,6 +654,20 @@ static struct xsk_zc_ops *ops_copy(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, ops);
 	*ops = fake_ops;
 	return ops;
+}
+
+static void a_driver_without_max_segs_gets_no_sg_pool(struct kunit *test)
+{
+	struct xsk_zc_ops *ops = ops_copy(test);
+	struct fake_nic *nic;
+	struct fake_xsk *x;
+
+	ops->max_segs = 0;	/* descriptors that do not chain */
+	nic = fake_nic_create(test, ops);
+	x = socket_on_up_nic(test, nic);
+	KUNIT_EXPECT_EQ(test, nic->netdev->xdp_zc_max_segs, 1);
+	KUNIT_EXPECT_EQ(test, fake_xsk_bind(x, nic, &sg_q1), -EOPNOTSUPP);
+	KUNIT_EXPECT_FALSE(test, xsk_zc_queue_is_zc(&nic->zc, 1));
 }
 
 /* A NIC running @ops that is up, and a socket. */
@@ -920,6 +991,12 @@ static struct kunit_case xsk_zc_pool_cases[] = {
 	KUNIT_CASE(unregistering_the_netdev_tears_down_bound_queues),
 	KUNIT_CASE(mtu_beyond_the_pool_frame_is_rejected),
 	KUNIT_CASE(mtu_within_the_pool_frame_is_accepted),
+	KUNIT_CASE(max_segs_of_the_ops_is_what_the_netdev_announces),
+	KUNIT_CASE(a_driver_without_max_segs_gets_no_sg_pool),
+	KUNIT_CASE(an_sg_pool_takes_an_mtu_longer_than_one_buffer),
+	KUNIT_CASE(an_sg_pool_refuses_an_mtu_beyond_its_most_buffers),
+	KUNIT_CASE(an_sg_ring_gives_its_rxq_the_frame_step),
+	KUNIT_CASE(a_single_buffer_ring_gives_its_rxq_no_frame_step),
 	KUNIT_CASE(setup_checks_the_driver_rx_buffer_length),
 	KUNIT_CASE(mtu_check_uses_the_driver_rx_buffer_length),
 	KUNIT_CASE(any_zc_is_true_only_while_a_queue_is_bound),

@@ -75,7 +75,7 @@ struct xdp_buff *xsk_zc_rx_chain(struct xsk_zc_rx_ring *rx,
 				 const struct bpf_prog *prog);
 bool xsk_zc_rx_drop_desc(struct xsk_zc_rx_ring *rx, struct xdp_buff *xdp,
 			 bool more);
-void xsk_zc_tx_complete(struct xsk_zc_tx_ring *tx, u32 frames);
+void xsk_zc_tx_complete(struct xsk_zc_tx_ring *tx, u32 descs);
 void xsk_zc_rx_stats_add(struct xsk_zc_rx_ring *rx,
 			 const struct xsk_zc_rx_stats *acc);
 void xsk_zc_rx_stats_read(struct xsk_zc_rx_ring *rx,
@@ -608,8 +608,10 @@ static __always_inline void __xsk_zc_tx_meta(struct xsk_zc_tx_ring *tx,
  * caller holds the queue lock on a shared ring. Frames leave the
  * socket's TX ring only once their descriptors are claimed: a frame
  * taken and not sent would make the completion ring, which completes
- * the oldest frames first, return a buffer still on the wire. Returns
- * the frames sent and sets *@budget to what was allowed.
+ * the oldest frames first, return a buffer still on the wire. The core
+ * hands out whole frames only, so a batch starts with a frame's first
+ * descriptor, the one its TX metadata belongs to. Returns the
+ * descriptors sent and sets *@budget to what was allowed.
  */
 static __always_inline u32 __xsk_zc_tx_fill(struct xsk_zc_tx_ring *tx,
 					    u32 *budget,
@@ -617,8 +619,12 @@ static __always_inline u32 __xsk_zc_tx_fill(struct xsk_zc_tx_ring *tx,
 {
 	struct xsk_buff_pool *pool = tx->pool;
 	struct xdp_desc *descs = pool->tx_descs;
+	bool first = true;
 	u32 n, i;
 
+	/* an SG pool's longest frame must fit a claim, or it never leaves */
+	if (*budget && (pool->umem->flags & XDP_UMEM_SG_FLAG))
+		*budget = max_t(u32, *budget, tx->netdev->xdp_zc_max_segs);
 	*budget = *budget ? hw->claim(tx, *budget) : 0;
 	n = *budget ? xsk_tx_peek_release_desc_batch(pool, *budget) : 0;
 	if (hw->unclaim && n < *budget)
@@ -628,9 +634,12 @@ static __always_inline u32 __xsk_zc_tx_fill(struct xsk_zc_tx_ring *tx,
 		dma_addr_t dma = xsk_buff_raw_get_dma(pool, descs[i].addr);
 
 		xsk_buff_raw_dma_sync_for_device(pool, dma, descs[i].len);
-		if (hw->tmo)
+		if (hw->tmo && first)
 			__xsk_zc_tx_meta(tx, &descs[i], hw);
+		else if (hw->tmo)
+			hw->compl(tx)->tx_timestamp = NULL;
 		hw->fill(tx, &descs[i], dma);
+		first = !xp_mb_desc(&descs[i]);
 	}
 	if (n && hw->kick)
 		hw->kick(tx);
@@ -641,12 +650,16 @@ static __always_inline u32 __xsk_zc_tx_fill(struct xsk_zc_tx_ring *tx,
 /**
  * xsk_zc_tx_xmit - send a batch of frames from the socket's TX ring
  * @tx: the ring, which must have a pool
- * @budget: the most frames to send
+ * @budget: the most descriptors to send (frames, on a pool without
+ *	XDP_USE_SG)
  * @hw: the driver's descriptor callbacks, a ``static const`` object
  *
- * Sends at most @budget frames and never more than the driver claims
- * descriptors for (&xsk_zc_tx_hw.claim), which keeps @tx->reserve of
- * them for the stack. On a ring shared with the stack it runs under the
+ * Sends at most @budget descriptors and never more than the driver
+ * claims (&xsk_zc_tx_hw.claim), which keeps @tx->reserve of them for
+ * the stack. A multi-buffer frame goes whole or waits: on an XDP_USE_SG
+ * pool @budget is at least the netdev's xdp_zc_max_segs, and a frame
+ * longer than what was claimed waits for the completions that free
+ * descriptors. On a ring shared with the stack it runs under the
  * queue's lock and feeds the queue's hang detector. Sends nothing
  * without carrier, or while the stack's queue is stopped or frozen: a
  * NIC without link does not complete, and frames left on its ring make

@@ -110,6 +110,12 @@ EXPORT_SYMBOL_GPL(xsk_zc_rx_ring_clean);
  *
  * Frees what is posted and sets the deficit to the whole ring, less
  * @rx->gap. Follow with xsk_zc_rx_refill().
+ *
+ * On a pool with XDP_USE_SG it also sets the frame step of @rx's rxq
+ * (&xdp_rxq_info.frag_size), which bpf_xdp_adjust_tail() needs to grow
+ * the last fragment of a frame: the driver registers its rxq with none,
+ * and may do so again whenever it opens, so the ring gets it here, where
+ * it starts.
  */
 void xsk_zc_rx_ring_reset(struct xsk_zc_rx_ring *rx)
 {
@@ -117,6 +123,9 @@ void xsk_zc_rx_ring_reset(struct xsk_zc_rx_ring *rx)
 	rx->next_to_use = 0;
 	rx->next_to_clean = 0;
 	rx->pending = rx->count - rx->gap;
+	if (rx->xdp_rxq && rx->pool &&
+	    (rx->pool->umem->flags & XDP_UMEM_SG_FLAG))
+		rx->xdp_rxq->frag_size = xsk_pool_get_rx_frag_step(rx->pool);
 }
 EXPORT_SYMBOL_GPL(xsk_zc_rx_ring_reset);
 
@@ -362,23 +371,24 @@ EXPORT_SYMBOL_GPL(xsk_zc_rx_queue_stats);
 /**
  * xsk_zc_tx_complete - report completed zero-copy TX frames
  * @tx: the ring
- * @frames: zero-copy frames the driver cleaned from the ring (not XDP_TX
- *	or skb frames)
+ * @descs: zero-copy TX descriptors the driver cleaned from the ring (not
+ *	XDP_TX or skb frames): one per frame, or one per buffer of a
+ *	multi-buffer frame, as &xsk_zc_tx_hw.fill got them
  *
  * Posts the frames to the completion ring and sets TX need_wakeup, since
  * the next xmit runs only when user space asks for it. Call before
  * xsk_zc_tx_xmit() in the NAPI poll. Does nothing on a ring without a
  * pool, so a driver can call it from its common TX clean path.
  */
-void xsk_zc_tx_complete(struct xsk_zc_tx_ring *tx, u32 frames)
+void xsk_zc_tx_complete(struct xsk_zc_tx_ring *tx, u32 descs)
 {
 	struct xsk_buff_pool *pool = tx->pool;
 
 	if (!pool)
 		return;
-	if (frames) {
-		xsk_tx_completed(pool, frames);
-		tx->in_flight -= frames;
+	if (descs) {
+		xsk_tx_completed(pool, descs);
+		tx->in_flight -= descs;
 	}
 	if (xsk_uses_need_wakeup(pool))
 		xsk_set_tx_need_wakeup(pool);

@@ -34,6 +34,9 @@
  * @ops: the driver's operations, a static const table
  * @max_queues: the most queues the netdev can have
  *
+ * A driver whose @ops has &xsk_zc_ops.max_segs above 1 gets it announced
+ * as @netdev's &net_device.xdp_zc_max_segs, before registering @netdev.
+ *
  * Context: process context, may sleep.
  * Return: 0, -EINVAL for an incomplete @ops, or -ENOMEM.
  */
@@ -53,6 +56,8 @@ int xsk_zc_dev_init(struct xsk_zc_dev *zc, struct net_device *netdev,
 	zc->netdev = netdev;
 	zc->dma_dev = dma_dev;
 	zc->max_queues = max_queues;
+	if (ops->max_segs > 1)
+		netdev->xdp_zc_max_segs = ops->max_segs;
 	return 0;
 }
 EXPORT_SYMBOL_GPL(xsk_zc_dev_init);
@@ -105,15 +110,20 @@ void xsk_zc_dev_destroy(struct xsk_zc_dev *zc)
 }
 EXPORT_SYMBOL_GPL(xsk_zc_dev_destroy);
 
-/* Whether @pool's receive buffers hold a frame of @mtu on this NIC. */
+/* Whether @pool's receive buffers hold a frame of @mtu on this NIC: one
+ * buffer, or on an XDP_USE_SG pool as many as a frame may take.
+ */
 static bool xsk_zc_frame_fits(struct xsk_zc_dev *zc, struct xsk_buff_pool *pool,
 			      unsigned int mtu)
 {
 	const struct xsk_zc_ops *ops = zc->ops;
 	u32 len = ops->rx_buf_len ? ops->rx_buf_len(zc->netdev, pool, mtu) :
 				    xsk_pool_get_rx_frame_size(pool);
+	u32 segs = 1;
 
-	return len >= mtu + ops->frame_overhead;
+	if (pool->umem->flags & XDP_UMEM_SG_FLAG)
+		segs = zc->netdev->xdp_zc_max_segs;
+	return (u64)len * segs >= mtu + ops->frame_overhead;
 }
 
 /**
@@ -371,6 +381,9 @@ static int xsk_zc_pool_disable(struct xsk_zc_dev *zc, u32 qid)
 		xsk_zc_rx_ring_clean(rx);
 		rx->bufs = NULL;
 		rx->tx_napi = NULL;
+		/* page mode's frames are the driver's again */
+		if (rx->xdp_rxq)
+			rx->xdp_rxq->frag_size = 0;
 	}
 	/* Give user space back the frames the NIC never completed. */
 	if (tx) {

@@ -117,8 +117,10 @@ struct xsk_zc_rx_ring {
  *	only carries XDP frames.
  * @reserve: descriptors kept free for the stack's skb path (an skb with
  *	all its fragments must still fit: MAX_SKB_FRAGS + 1 is typical)
- * @in_flight: zero-copy frames on the ring, not yet completed. The driver
- *	counts the frames it sends where it counts its others, at completion.
+ * @in_flight: zero-copy TX descriptors on the ring, not yet completed:
+ *	one per UMEM buffer, so a multi-buffer frame counts each of its
+ *	buffers. The driver counts the frames it sends where it counts its
+ *	others, at completion.
  * @rx: the RX ring of the same queue while the ring has a pool: buffers
  *	that XDP_TX sent without a copy go back to it (xsk_zc_tx_xdp_done())
  * @netdev: the owning netdev
@@ -141,6 +143,13 @@ struct xsk_zc_tx_ring {
  * struct xsk_zc_ops - per-driver slow-path operations
  * @frame_overhead: bytes a received frame needs beyond the MTU: Ethernet
  *	header, VLAN tags, FCS or inline metadata the NIC writes
+ * @max_segs: optional; the most buffers one frame may take, on RX and on
+ *	TX, for a NIC whose descriptors chain (end of packet on the last).
+ *	Above 1, xsk_zc_dev_init() announces it as the netdev's
+ *	&net_device.xdp_zc_max_segs, so that the core binds XDP_USE_SG
+ *	pools: RX frames across descriptors reach the program whole (see
+ *	&xsk_zc_rx_desc.more) and &xsk_zc_tx_hw.fill gets the descriptors
+ *	of a frame one after another. 0 or 1: one buffer per frame.
  * @rx_buf_len: optional; the receive buffer the NIC would use for @pool
  *	at @mtu, for NICs that size buffers in coarse steps. Without it,
  *	the pool's RX frame size. Setup and xsk_zc_check_mtu() require it
@@ -175,6 +184,7 @@ struct xsk_zc_tx_ring {
  */
 struct xsk_zc_ops {
 	u32 frame_overhead;
+	u32 max_segs;
 
 	u32 (*rx_buf_len)(struct net_device *dev, struct xsk_buff_pool *pool,
 			  unsigned int mtu);
@@ -317,7 +327,13 @@ struct xsk_zc_rx_hw {
  *	used (the socket had fewer frames). NULL when @claim allocates
  *	nothing.
  * @fill: write a descriptor for @desc at DMA address @dma, on one that
- *	@claim claimed
+ *	@claim claimed. On a pool with XDP_USE_SG a frame may take several:
+ *	@desc has %XDP_PKT_CONTD in its options on every descriptor of a
+ *	frame but the last (xp_mb_desc()), which alone ends the packet. A
+ *	frame's descriptors come in one batch, in order, never split
+ *	between batches; its TX metadata is requested before its first
+ *	@fill only. Completions count descriptors, not frames
+ *	(xsk_zc_tx_complete()).
  * @kick: optional; ring the doorbell, once per batch. NULL when each
  *	@fill is its own doorbell.
  * @tmo: optional; the driver's AF_XDP TX metadata ops, the table its
