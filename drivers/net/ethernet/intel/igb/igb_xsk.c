@@ -73,50 +73,77 @@ static u32 igb_xsk_tx_tstamp(struct igb_ring *ring, struct igb_tx_buffer *buf,
 	return E1000_ADVTXD_MAC_TSTAMP;
 }
 
-/* Writes one frame at next_to_use, an AF_XDP TX frame with its TX metadata
- * requests @meta or, with @xdp, an XSK buffer XDP_TX sends: one data
- * descriptor, after a context descriptor when @meta asks for a checksum.
- * RS on every frame, since igb completes per tx_buffer, not per batch; the
- * frame's tx_buffer is its first descriptor's, as for skbs.
+/* Starts a frame at next_to_use, an AF_XDP TX frame with its TX metadata
+ * requests @meta or, with @xdp, an XSK buffer XDP_TX sends: its tx_buffer,
+ * after a context descriptor when @meta asks for a checksum, as for skbs.
+ * Sets the cmd_type_len bits of each of its data descriptors in *@cmd and
+ * the olinfo_status of its first, but for the length, in *@olinfo.
  */
-static void igb_xsk_tx_put(struct igb_ring *ring, dma_addr_t dma, u32 len,
-			   struct xdp_buff *xdp, struct igb_xsk_tx_meta *meta)
+static struct igb_tx_buffer *igb_xsk_tx_start(struct igb_ring *ring,
+					      struct xdp_buff *xdp,
+					      struct igb_xsk_tx_meta *meta,
+					      u32 *cmd, u32 *olinfo)
 {
 	struct igb_tx_buffer *buf = &ring->tx_buffer_info[ring->next_to_use];
-	u32 olinfo = len << E1000_ADVTXD_PAYLEN_SHIFT;
-	union e1000_adv_tx_desc *d;
-	u32 cmd = 0;
-	u16 i;
 
 	buf->type = xdp ? IGB_TYPE_XSK_XDP_TX : IGB_TYPE_XSK;
 	buf->tx_flags = 0;
+	*cmd = 0;
+	*olinfo = 0;
 	if (meta && meta->vlan_macip_lens) {
 		igb_tx_ctxtdesc(ring, buf, meta->vlan_macip_lens,
 				meta->type_tucmd, 0);
-		olinfo |= E1000_TXD_POPTS_TXSM << 8;
+		*olinfo |= E1000_TXD_POPTS_TXSM << 8;
 		meta->type_tucmd = 0;
 		meta->vlan_macip_lens = 0;
 	}
 	if (meta)
-		cmd = igb_xsk_tx_tstamp(ring, buf, meta);
-	i = ring->next_to_use;
-	d = IGB_TX_DESC(ring, i);
+		*cmd = igb_xsk_tx_tstamp(ring, buf, meta);
 	if (test_bit(IGB_RING_FLAG_TX_CTX_IDX, &ring->flags))
-		olinfo |= ring->reg_idx << 4;	/* 82575: index per ring */
+		*olinfo |= ring->reg_idx << 4;	/* 82575: index per ring */
+
+	if (xdp)
+		buf->xsk_xdp = xdp;
+	else
+		buf->xsk_descs = 0;
+	buf->bytecount = 0;
+	buf->gso_segs = 1;
+	buf->time_stamp = jiffies;	/* igb's TX hang check reads it */
+	return buf;
+}
+
+/* Writes a data descriptor of @len bytes at @dma, at next_to_use */
+static union e1000_adv_tx_desc *igb_xsk_tx_desc(struct igb_ring *ring,
+						dma_addr_t dma, u32 len,
+						u32 cmd)
+{
+	u16 i = ring->next_to_use;
+	union e1000_adv_tx_desc *d = IGB_TX_DESC(ring, i);
+
 	d->read.buffer_addr = cpu_to_le64(dma);
 	d->read.cmd_type_len = cpu_to_le32(E1000_ADVTXD_DTYP_DATA |
 					   E1000_ADVTXD_DCMD_DEXT |
-					   E1000_ADVTXD_DCMD_IFCS |
-					   IGB_TXD_DCMD | cmd | len);
-	d->read.olinfo_status = cpu_to_le32(olinfo);
-
-	buf->xsk_xdp = xdp;
-	buf->bytecount = len;
-	buf->gso_segs = 1;
-	buf->time_stamp = jiffies;	/* igb's TX hang check reads it */
-	buf->next_to_watch = d;
-	netdev_tx_sent_queue(txring_txq(ring), len);
+					   E1000_ADVTXD_DCMD_IFCS | cmd | len);
+	d->read.olinfo_status = 0;
 	ring->next_to_use = i + 1 < ring->count ? i + 1 : 0;
+	return d;
+}
+
+/* Ends @buf's frame, whose data descriptors are @sop to @eop: the frame's
+ * length in the first one (known only now; the NIC reads none of them
+ * before the tail moves), end of packet and RS on the last, where
+ * igb_clean_tx_irq() looks for it done. RS on every frame, since igb
+ * completes per tx_buffer, not per batch.
+ */
+static void igb_xsk_tx_end(struct igb_ring *ring, struct igb_tx_buffer *buf,
+			   union e1000_adv_tx_desc *sop,
+			   union e1000_adv_tx_desc *eop, u32 olinfo)
+{
+	olinfo |= buf->bytecount << E1000_ADVTXD_PAYLEN_SHIFT;
+	sop->read.olinfo_status = cpu_to_le32(olinfo);
+	eop->read.cmd_type_len |= cpu_to_le32(IGB_TXD_DCMD);
+	buf->next_to_watch = eop;
+	netdev_tx_sent_queue(txring_txq(ring), buf->bytecount);
 }
 
 /* XDP_TX: the XSK buffer itself goes on the queue's TX ring, which the
@@ -135,7 +162,14 @@ static bool igb_xsk_rx_xmit(struct xsk_zc_rx_ring *rx, struct xdp_buff *xdp,
 	/* the stack keeps its reserve; a stopped ring takes nothing */
 	if (!test_bit(IGB_RING_FLAG_TX_DISABLED, &ring->flags) &&
 	    xsk_zc_tx_claimable(&ring->ztx, igb_desc_unused(ring), 1)) {
-		igb_xsk_tx_put(ring, dma, len, xdp, NULL);
+		struct igb_tx_buffer *buf;
+		union e1000_adv_tx_desc *d;
+		u32 cmd, olinfo;
+
+		buf = igb_xsk_tx_start(ring, xdp, NULL, &cmd, &olinfo);
+		buf->bytecount = len;
+		d = igb_xsk_tx_desc(ring, dma, len, cmd);
+		igb_xsk_tx_end(ring, buf, d, d, olinfo);
 		txq_trans_cond_update(nq);
 		sent = true;
 	}
@@ -300,12 +334,27 @@ static u32 igb_xsk_tx_claim(struct xsk_zc_tx_ring *tx, u32 want)
 	return xsk_zc_tx_claimable(tx, free, want);
 }
 
+/* One descriptor per buffer: a frame of several (XDP_PKT_CONTD) starts
+ * at its first and ends at its last, which xsk_zc hands over in one
+ * batch, in order.
+ */
 static void igb_xsk_tx_fill(struct xsk_zc_tx_ring *tx,
 			    const struct xdp_desc *desc, dma_addr_t dma)
 {
 	struct igb_ring *ring = igb_of_ztx(tx);
+	struct igb_xsk_tx_meta *f = &ring->xsk_meta;
+	union e1000_adv_tx_desc *d;
 
-	igb_xsk_tx_put(ring, dma, desc->len, NULL, &ring->xsk_meta);
+	if (!f->first)
+		f->first = igb_xsk_tx_start(ring, NULL, f, &f->cmd, &f->olinfo);
+	d = igb_xsk_tx_desc(ring, dma, desc->len, f->cmd);
+	if (!f->first->xsk_descs++)
+		f->sop = d;
+	f->first->bytecount += desc->len;
+	if (xp_mb_desc(desc))
+		return;
+	igb_xsk_tx_end(ring, f->first, f->sop, d, f->olinfo);
+	f->first = NULL;
 }
 
 /* AF_XDP TX metadata: the checksum of a TCP or UDP frame, which igb's
@@ -612,8 +661,16 @@ static void igb_xsk_irq_raise(struct net_device *dev, u32 qid,
 		wr32(E1000_ICS, E1000_ICS_RXDMT0);
 }
 
+/* The most buffers of a frame: a 9216-byte jumbo frame in 2 KB chunks
+ * takes 5, and a frame with its context descriptor fits, twice over, in
+ * what a TX claim gets of the smallest ring (IGB_MIN_TXD) once the
+ * stack's reserve is kept and TX metadata halves the claim.
+ */
+#define IGB_XSK_MAX_SEGS	8
+
 const struct xsk_zc_ops igb_xsk_ops = {
 	.frame_overhead = IGB_ETH_PKT_HDR_PAD,
+	.max_segs = IGB_XSK_MAX_SEGS,
 	.rx_buf_len = igb_xsk_rx_buf_len,
 	.rx_ring = igb_xsk_rx_ring,
 	.tx_ring = igb_xsk_tx_ring,
