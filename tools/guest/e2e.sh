@@ -773,6 +773,41 @@ t_bad_mtu_bound() {
 	unchanged 1500
 }
 
+# An XDP program that takes fragments is accepted at an MTU beyond igb's
+# page-mode buffers, for the zero-copy rings that give it frames across
+# buffers whole; page mode cannot, and drops such a frame rather than
+# run the program on its first buffer. Frames that fit pass as before;
+# a program that does not take fragments is refused at that MTU.
+t_xdp_frags_page_mode() {
+	local obj=$XSKZC_REPO/build/xskxceiver/xdp-pass.bpf.o out
+	[ "${XSKZC_NIC:-igb}" = igb ] ||
+		{ WHY="igb's MTU goes to 9000; tsnep's stops at 2048"; return 2; }
+	[ -f "$obj" ] || { WHY="no $obj (make xskxceiver)"; return 1; }
+	ip link set dev $NICA mtu 9000 && onB ip link set dev $NICB mtu 9000 ||
+		{ WHY="cannot set MTU 9000"; return 1; }
+	if out=$(onB ip link set dev $NICB xdpdrv obj "$obj" sec xdp 2>&1); then
+		WHY="a program without fragments attached at MTU 9000"
+		return 1
+	fi
+	onB ip link set dev $NICB xdpdrv obj "$obj" sec xdp.frags ||
+		{ WHY="the program with fragments refused at MTU 9000"; return 1; }
+	wait_up $NICA
+	onB sh -c ". '$XSKZC_REPO/tools/guest/lib.sh'; wait_up $NICB"
+	ping -c 3 -i 0.2 -W 2 -s 1000 $IP_B >/dev/null 2>&1 ||
+		{ WHY="no reply to 1000-byte pings under the program"; return 1; }
+	if ping -c 3 -i 0.2 -W 1 -s 8000 $IP_B >/dev/null 2>&1; then
+		WHY="8000-byte pings answered: page mode ran the program on part of a frame"
+		return 1
+	fi
+	onB ip link set dev $NICB xdpdrv off ||
+		{ WHY="cannot remove the program"; return 1; }
+	wait_up $NICA
+	onB sh -c ". '$XSKZC_REPO/tools/guest/lib.sh'; wait_up $NICB"
+	ping -c 3 -i 0.2 -W 2 -s 8000 $IP_B >/dev/null 2>&1 ||
+		{ WHY="no reply to 8000-byte pings without the program"; return 1; }
+	WHY="without fragments: ${out##*: }; with: 1000-byte pings pass, 8000-byte ones dropped, and answered once it is gone"
+}
+
 # need_wakeup off: the driver polls without being woken, RX with poll().
 t_zc_rx_no_wakeup() {
 	n=$(sc 20000)
@@ -1511,6 +1546,7 @@ all_tests() {
 	run bad-frame-size t_bad_frame_size
 	run zc-no-prog t_zc_no_prog
 	run bad-mtu-bound t_bad_mtu_bound
+	run xdp-frags-page-mode t_xdp_frags_page_mode
 	run zc-rx-no-wakeup t_zc_rx_no_wakeup
 	# The existing tests first: on a slow host, the time limit skips
 	# the new ones rather than these. zc-tx-no-wakeup may leave the
