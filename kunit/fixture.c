@@ -996,30 +996,47 @@ bool fake_rx_get(struct fake_xsk *x, struct xdp_desc *desc)
 	return true;
 }
 
-/* Puts @n frames of @len bytes from the TX half of the UMEM on the TX
- * ring; each frame starts with its index.
+/* Writes @n descriptors of @len bytes at the TX ring's producer index,
+ * each on the next TX frame, and publishes them; with @frame they are one
+ * frame: XDP_PKT_CONTD on all but the last. The caller checked the room.
  */
-u32 fake_tx_put(struct fake_xsk *x, u32 n, u32 len)
+static void fake_tx_write(struct fake_xsk *x, u32 n, u32 len, bool frame)
 {
 	struct xsk_queue *q = x->tx;
 	u32 prod = q->ring->producer;
-	/* Pairs with the kernel's release of the consumer index. */
-	u32 cons = smp_load_acquire(&q->ring->consumer);
 	u32 i;
 
-	n = min(n, q->nentries - (prod - cons));
 	for (i = 0; i < n; i++) {
-		u64 frame = FAKE_RX_FRAMES + x->next_tx_frame % FAKE_RX_FRAMES;
+		u64 chunk = FAKE_RX_FRAMES + x->next_tx_frame % FAKE_RX_FRAMES;
 		struct xdp_desc *d = &fake_rxtx_ring(q)[(prod + i) & q->ring_mask];
 
-		d->addr = frame * x->frame_size;
+		d->addr = chunk * x->frame_size;
 		d->len = len;
-		d->options = 0;
+		d->options = frame && i + 1 < n ? XDP_PKT_CONTD : 0;
 		memset(fake_umem_va(x, d->addr), x->next_tx_frame & 0xff, len);
 		x->next_tx_frame++;
 	}
 	/* Publishes the descriptors before the index. */
 	smp_store_release(&q->ring->producer, prod + n);
+}
+
+/* Free entries of the socket's TX ring, as user space sees them */
+static u32 fake_tx_room(struct fake_xsk *x)
+{
+	struct xsk_queue *q = x->tx;
+	/* Pairs with the kernel's release of the consumer index. */
+	u32 cons = smp_load_acquire(&q->ring->consumer);
+
+	return q->nentries - (q->ring->producer - cons);
+}
+
+/* Puts @n frames of @len bytes from the TX half of the UMEM on the TX
+ * ring; each frame starts with its index.
+ */
+u32 fake_tx_put(struct fake_xsk *x, u32 n, u32 len)
+{
+	n = min(n, fake_tx_room(x));
+	fake_tx_write(x, n, len, false);
 	return n;
 }
 
@@ -1028,26 +1045,9 @@ u32 fake_tx_put(struct fake_xsk *x, u32 n, u32 len)
  */
 u32 fake_tx_put_frame(struct fake_xsk *x, u32 segs, u32 len)
 {
-	struct xsk_queue *q = x->tx;
-	u32 prod = q->ring->producer;
-	/* Pairs with the kernel's release of the consumer index. */
-	u32 cons = smp_load_acquire(&q->ring->consumer);
-	u32 i;
-
-	if (q->nentries - (prod - cons) < segs)
+	if (fake_tx_room(x) < segs)
 		return 0;
-	for (i = 0; i < segs; i++) {
-		u64 frame = FAKE_RX_FRAMES + x->next_tx_frame % FAKE_RX_FRAMES;
-		struct xdp_desc *d = &fake_rxtx_ring(q)[(prod + i) & q->ring_mask];
-
-		d->addr = frame * x->frame_size;
-		d->len = len;
-		d->options = i + 1 < segs ? XDP_PKT_CONTD : 0;
-		memset(fake_umem_va(x, d->addr), x->next_tx_frame & 0xff, len);
-		x->next_tx_frame++;
-	}
-	/* Publishes the descriptors before the index. */
-	smp_store_release(&q->ring->producer, prod + segs);
+	fake_tx_write(x, segs, len, true);
 	return segs;
 }
 
