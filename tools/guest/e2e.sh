@@ -341,6 +341,12 @@ stop_bg() {
 	APID=
 }
 
+# both_up: wait for the carrier of nica, then of nicb (in its namespace)
+both_up() {
+	wait_up $NICA
+	onB sh -c ". '$XSKZC_REPO/tools/guest/lib.sh'; wait_up $NICB"
+}
+
 # Back to a known state: no xsk-bench, no XDP program, MTU 1500, links up,
 # nica's PCI device always on.
 reset_nics() {
@@ -358,8 +364,7 @@ reset_nics() {
 		fi
 		$c ip link set dev $n up
 	done
-	wait_up $NICA
-	onB sh -c ". '$XSKZC_REPO/tools/guest/lib.sh'; wait_up $NICB"
+	both_up
 }
 
 # not_sysrq: the lines of the blocked-task dumps e2e itself asked for
@@ -791,8 +796,7 @@ t_xdp_frags_page_mode() {
 	fi
 	onB ip link set dev $NICB xdpdrv obj "$obj" sec xdp.frags ||
 		{ WHY="the program with fragments refused at MTU 9000"; return 1; }
-	wait_up $NICA
-	onB sh -c ". '$XSKZC_REPO/tools/guest/lib.sh'; wait_up $NICB"
+	both_up
 	ping -c 3 -i 0.2 -W 2 -s 1000 $IP_B >/dev/null 2>&1 ||
 		{ WHY="no reply to 1000-byte pings under the program"; return 1; }
 	if ping -c 3 -i 0.2 -W 1 -s 8000 $IP_B >/dev/null 2>&1; then
@@ -801,8 +805,7 @@ t_xdp_frags_page_mode() {
 	fi
 	onB ip link set dev $NICB xdpdrv off ||
 		{ WHY="cannot remove the program"; return 1; }
-	wait_up $NICA
-	onB sh -c ". '$XSKZC_REPO/tools/guest/lib.sh'; wait_up $NICB"
+	both_up
 	ping -c 3 -i 0.2 -W 2 -s 8000 $IP_B >/dev/null 2>&1 ||
 		{ WHY="no reply to 8000-byte pings without the program"; return 1; }
 	WHY="without fragments: ${out##*: }; with: 1000-byte pings pass, 8000-byte ones dropped, and answered once it is gone"
