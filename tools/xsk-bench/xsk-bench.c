@@ -19,6 +19,12 @@
  * Ethernet header. Receivers count lost, duplicated, corrupted and
  * foreign frames; senders count TX completions.
  *
+ * With --multi-buffer (XDP_USE_SG, programs with fragments) a frame may
+ * be longer than a UMEM frame: a sender writes it over consecutive UMEM
+ * frames and sends it as a chain of descriptors (XDP_PKT_CONTD on all
+ * but the last); a receiver gathers a chain into one buffer to check it.
+ * Frames are counted as frames, not descriptors.
+ *
  * Benchmarks:
  *   rxdrop  receive, check, recycle to the fill ring
  *   txonly  send a stream; with --return also receive it back (through
@@ -63,6 +69,22 @@
 #define XSKB_MAGIC	0x58534b42u	/* "XSKB" */
 #define ETH_HLEN_	14
 #define FCS_LEN		4
+
+/* linux/if_xdp.h of 6.6, newer than the build host's (Debian 12: 6.1) */
+#ifndef XDP_USE_SG
+#define XDP_USE_SG	(1 << 4)
+#endif
+#ifndef XDP_PKT_CONTD
+#define XDP_PKT_CONTD	(1 << 0)
+#endif
+
+/* --multi-buffer: the most UMEM frames a frame of ours spans (the
+ * kernel's copy path takes up to MAX_SKB_FRAGS + 1, 18; no NIC here
+ * more than 8), and the longest frame, as struct xskb_hdr's len is 16
+ * bits.
+ */
+#define MB_MAX_SEGS	16
+#define MB_MAX_LEN	65535
 
 struct xskb_hdr {
 	uint32_t magic;
@@ -112,6 +134,7 @@ struct opts {
 	bool quiet;
 	const char *go_file;		/* wait for it before any traffic */
 	double swap_after;		/* replace the XDP program then */
+	bool mb;			/* frames may span UMEM frames */
 };
 
 struct checker {
@@ -134,6 +157,7 @@ struct ctx {
 	unsigned int tx_free_n;
 	uint32_t *phash;		/* payload hash per frame index */
 	struct checker ck;
+	/* rx, tx, completed: frames; outstanding: TX descriptors */
 	uint64_t rx, tx, completed, outstanding, seq;
 	uint64_t kick_errors;
 	int kick_errno;
@@ -144,6 +168,14 @@ struct ctx {
 	double t_first_rx, t_last_rx, t_first_tx, t_last_tx;
 	unsigned int frame_len;		/* without FCS */
 	double drop_pps;
+	/* --multi-buffer */
+	unsigned int segs;		/* UMEM frames per TX frame */
+	uint8_t *tx_eop;		/* per TX descriptor in flight: ends a frame */
+	uint32_t tx_eop_mask;
+	uint64_t tx_put, tx_done;	/* TX descriptors submitted, completed */
+	uint8_t *rx_frame;		/* the frame being received, gathered */
+	unsigned int rx_len;		/* its bytes so far */
+	bool rx_mid;			/* its first descriptor is in */
 };
 
 static volatile sig_atomic_t stop_flag;
@@ -299,6 +331,73 @@ static uint64_t checker_holes(const struct checker *ck)
 	return ck->unique ? ck->max_seq + 1 - ck->unique : 0;
 }
 
+static bool rx_take(struct ctx *c, const struct xdp_desc *d);
+
+/*
+ * --multi-buffer's gathering (rx_take()) against a frame of 8996 bytes
+ * over three descriptors, as a zero-copy RX with 4 KiB UMEM frames gives
+ * it (256 bytes of headroom, the pieces anywhere in the UMEM): whole,
+ * with its middle descriptor lost, and with a byte of its last piece
+ * flipped. Returns the number of failures.
+ */
+static unsigned int selftest_mb(void)
+{
+	struct opts o = { .stream = 78, .dst_mac = { 2, 0, 0, 0, 0, 1 },
+			  .src_mac = { 2, 0, 0, 0, 0, 2 }, .frame_size = 4096,
+			  .verify = true, .mb = true };
+	static const unsigned int len = 8996, piece = 4096 - 256;
+	struct ctx c = { .o = &o };
+	struct xdp_desc d[3];
+	unsigned int i, j, frames = 0, bad = 0;
+	uint8_t *f = malloc(len);
+	uint32_t ph;
+
+	c.area = calloc(3, 4096);
+	c.rx_frame = malloc(MB_MAX_LEN + 1);
+	if (!f || !c.area || !c.rx_frame) {
+		printf("selftest: out of memory\n");
+		return 1;
+	}
+	ph = frame_prefill(f, len, &o, 5);
+	for (i = 0; i < 4; i++) {
+		frame_stamp(f, len, o.stream, i, ph);
+		for (j = 0; j < 3; j++) {
+			/* piece j in UMEM frame 2 - j */
+			d[j].addr = (2 - j) * 4096 + 256;
+			d[j].len = j < 2 ? piece : len - 2 * piece;
+			d[j].options = j < 2 ? XDP_PKT_CONTD : 0;
+			memcpy((uint8_t *)c.area + d[j].addr, f + j * piece,
+			       d[j].len);
+		}
+		if (i == 3)
+			((uint8_t *)c.area)[d[2].addr + 7] ^= 1;
+		for (j = 0; j < 3; j++) {
+			if (i == 1 && j == 1)
+				continue;
+			if (rx_take(&c, &d[j]) != (j == 2)) {
+				printf("selftest: frame %u: descriptor %u %s the frame\n",
+				       i, j, j == 2 ? "did not end" : "ended");
+				bad++;
+			}
+			frames += j == 2;
+		}
+	}
+	/* seq 0 and 2 whole; 1 short a piece, 3 with a flipped bit */
+	if (frames != 4 || c.ck.unique != 2 || c.ck.corrupt != 2 ||
+	    c.ck.dup || c.ck.foreign) {
+		printf("selftest: multi-buffer: frames=%u unique=%" PRIu64
+		       " corrupt=%" PRIu64 " dup=%" PRIu64 " foreign=%" PRIu64
+		       ", want 4 2 2 0 0\n", frames, c.ck.unique, c.ck.corrupt,
+		       c.ck.dup, c.ck.foreign);
+		bad++;
+	}
+	free(c.ck.seen);
+	free(c.rx_frame);
+	free(c.area);
+	free(f);
+	return bad;
+}
+
 /*
  * "xsk-bench selftest": the checker against frames made here, so that a
  * checker that cannot see loss, duplicates or corruption fails.
@@ -351,6 +450,7 @@ static int selftest(void)
 		}
 		free(ck.seen);
 	}
+	bad += selftest_mb();
 	printf("selftest: %s\n", bad ? "FAIL" : "ok");
 	return bad ? 1 : 0;
 }
@@ -373,11 +473,14 @@ static int selftest(void)
 	INSN(BPF_LDX | BPF_H | BPF_MEM, BPF_REG_4, BPF_REG_2, 12, 0), \
 	INSN(BPF_JMP | BPF_JNE | BPF_K, BPF_REG_4, 0, (n), htons(ETH_P_XSKB))
 
-static int prog_load(struct bpf_insn *insns, size_t n, const char *name)
+/* @frags: the program takes frames with fragments (BPF_F_XDP_HAS_FRAGS) */
+static int prog_load(struct bpf_insn *insns, size_t n, const char *name,
+		     bool frags)
 {
 	static char log[65536];
 	LIBBPF_OPTS(bpf_prog_load_opts, lo, .log_buf = log,
-		    .log_size = sizeof(log), .log_level = 0);
+		    .log_size = sizeof(log), .log_level = 0,
+		    .prog_flags = frags ? BPF_F_XDP_HAS_FRAGS : 0);
 	int fd;
 
 	fd = bpf_prog_load(BPF_PROG_TYPE_XDP, name, "GPL", insns, n, &lo);
@@ -396,7 +499,7 @@ static int prog_load(struct bpf_insn *insns, size_t n, const char *name)
 }
 
 /* Redirect our EtherType to the XSKMAP entry of the RX queue. */
-static int prog_redirect(int map_fd)
+static int prog_redirect(int map_fd, bool frags)
 {
 	struct bpf_insn p[] = {
 		INSNS_OURS_OR_SKIP(6),
@@ -412,7 +515,7 @@ static int prog_redirect(int map_fd)
 		INSN(BPF_JMP | BPF_EXIT, 0, 0, 0, 0),
 	};
 
-	return prog_load(p, sizeof(p) / sizeof(p[0]), "xskb_redirect");
+	return prog_load(p, sizeof(p) / sizeof(p[0]), "xskb_redirect", frags);
 }
 
 /* Swap the 16-bit words at data + @a and data + @b (r2 = data). */
@@ -423,7 +526,7 @@ static int prog_redirect(int map_fd)
 	INSN(BPF_STX | BPF_H | BPF_MEM, BPF_REG_2, BPF_REG_4, (b), 0)
 
 /* Our EtherType: swap the MAC addresses and XDP_TX; the rest: XDP_PASS. */
-static int prog_xdp_tx(void)
+static int prog_xdp_tx(bool frags)
 {
 	struct bpf_insn p[] = {
 		INSNS_OURS_OR_SKIP(14),
@@ -438,11 +541,11 @@ static int prog_xdp_tx(void)
 		INSN(BPF_JMP | BPF_EXIT, 0, 0, 0, 0),
 	};
 
-	return prog_load(p, sizeof(p) / sizeof(p[0]), "xskb_xdp_tx");
+	return prog_load(p, sizeof(p) / sizeof(p[0]), "xskb_xdp_tx", frags);
 }
 
 /* Count in a per-CPU array, then drop. */
-static int prog_drop(int map_fd)
+static int prog_drop(int map_fd, bool frags)
 {
 	struct bpf_insn p[] = {
 		/* *(u32 *)(fp - 4) = 0 */
@@ -462,7 +565,7 @@ static int prog_drop(int map_fd)
 		INSN(BPF_JMP | BPF_EXIT, 0, 0, 0, 0),
 	};
 
-	return prog_load(p, sizeof(p) / sizeof(p[0]), "xskb_drop");
+	return prog_load(p, sizeof(p) / sizeof(p[0]), "xskb_drop", frags);
 }
 
 static uint32_t xdp_flags_of(enum mode m)
@@ -607,6 +710,24 @@ static void fq_give(struct ctx *c, const uint64_t *addrs, unsigned int n)
 	xsk_ring_prod__submit(&c->fq, n);
 }
 
+/*
+ * A TX descriptor goes on the ring; @eop: it is the last of its frame.
+ * The completion ring gives descriptors back in the order they were
+ * sent, so the flag of each in flight is kept by its position.
+ */
+static void tx_put_desc(struct ctx *c, struct xdp_desc *d, bool eop)
+{
+	d->options = eop ? 0 : XDP_PKT_CONTD;
+	if (c->tx_eop)
+		c->tx_eop[c->tx_put++ & c->tx_eop_mask] = eop;
+}
+
+/* The next descriptor completed: was it the last of its frame? */
+static bool tx_done_eop(struct ctx *c)
+{
+	return !c->tx_eop || c->tx_eop[c->tx_done++ & c->tx_eop_mask];
+}
+
 static void complete_tx(struct ctx *c)
 {
 	uint64_t addrs[512];
@@ -623,18 +744,24 @@ static void complete_tx(struct ctx *c)
 	for (i = 0; i < n; i++)
 		addrs[i] = *xsk_ring_cons__comp_addr(&c->cq, idx + i);
 	xsk_ring_cons__release(&c->cq, n);
-	c->completed += n;
 	c->outstanding -= n;
-	if (c->o->bench == B_L2FWD) {
-		fq_give(c, addrs, n);
-		return;
+	for (i = 0; i < n; i++) {
+		if (!tx_done_eop(c))
+			continue;
+		c->completed++;
+		/* txonly: the frame's first UMEM frame is free again */
+		if (c->o->bench == B_TXONLY)
+			c->tx_free[c->tx_free_n++] = chunk_of(c, addrs[i]) -
+				(uint64_t)(c->segs - 1) * c->o->frame_size;
 	}
-	for (i = 0; i < n; i++)
-		c->tx_free[c->tx_free_n++] = chunk_of(c, addrs[i]);
+	if (c->o->bench == B_L2FWD)
+		fq_give(c, addrs, n);
 }
 
 static void note_rx(struct ctx *c, unsigned int n, double t)
 {
+	if (!n)
+		return;
 	if (!c->rx)
 		c->t_first_rx = t;
 	c->t_last_rx = t;
@@ -649,11 +776,42 @@ static void note_tx(struct ctx *c, unsigned int n, double t)
 	c->tx += n;
 }
 
+/*
+ * Takes a received descriptor; once it ends a frame, checks the frame
+ * and returns true. Without --multi-buffer a frame is one descriptor,
+ * checked where it lies. With it, a frame's descriptors are gathered
+ * into c->rx_frame (so their UMEM frames can go back to the fill ring
+ * at once, even when a batch ends inside a frame); a frame longer than
+ * any of ours is kept to its first MB_MAX_LEN + 1 bytes, which no
+ * header matches.
+ */
+static bool rx_take(struct ctx *c, const struct xdp_desc *d)
+{
+	const uint8_t *data = xsk_umem__get_data(c->area, d->addr);
+	unsigned int len;
+
+	if (!c->rx_frame) {
+		check_frame(&c->ck, data, d->len, c->o->verify);
+		return true;
+	}
+	len = d->len;
+	if (len > MB_MAX_LEN + 1 - c->rx_len)
+		len = MB_MAX_LEN + 1 - c->rx_len;
+	memcpy(c->rx_frame + c->rx_len, data, len);
+	c->rx_len += len;
+	c->rx_mid = d->options & XDP_PKT_CONTD;
+	if (c->rx_mid)
+		return false;
+	check_frame(&c->ck, c->rx_frame, c->rx_len, c->o->verify);
+	c->rx_len = 0;
+	return true;
+}
+
 /* Receive a batch, check it, recycle it to the fill ring. */
 static unsigned int rx_step(struct ctx *c, double t)
 {
 	uint64_t addrs[512];
-	unsigned int n, i;
+	unsigned int n, i, frames = 0;
 	uint32_t idx;
 
 	n = xsk_ring_cons__peek(&c->rxr, c->o->batch, &idx);
@@ -665,21 +823,23 @@ static unsigned int rx_step(struct ctx *c, double t)
 	for (i = 0; i < n; i++) {
 		const struct xdp_desc *d = xsk_ring_cons__rx_desc(&c->rxr, idx + i);
 
-		check_frame(&c->ck, xsk_umem__get_data(c->area, d->addr), d->len,
-			    c->o->verify);
+		frames += rx_take(c, d);
 		addrs[i] = d->addr;
 	}
 	xsk_ring_cons__release(&c->rxr, n);
 	fq_give(c, addrs, n);
-	note_rx(c, n, t);
+	note_rx(c, frames, t);
 	return n;
 }
 
-/* Receive a batch, check it, swap the MACs and send it back. */
+/*
+ * Receive a batch, check it, swap the MACs and send it back: each
+ * descriptor as it came, the MACs in a frame's first.
+ */
 static unsigned int l2fwd_step(struct ctx *c, double t)
 {
 	uint32_t idx_rx, idx_tx;
-	unsigned int n, i;
+	unsigned int n, i, frames = 0;
 
 	complete_tx(c);
 	n = xsk_ring_cons__peek(&c->rxr, c->o->batch, &idx_rx);
@@ -699,32 +859,40 @@ static unsigned int l2fwd_step(struct ctx *c, double t)
 		const struct xdp_desc *d = xsk_ring_cons__rx_desc(&c->rxr, idx_rx + i);
 		struct xdp_desc *td = xsk_ring_prod__tx_desc(&c->txr, idx_tx + i);
 		uint8_t *f = xsk_umem__get_data(c->area, d->addr);
+		bool first = !c->rx_mid, eop;
 		uint8_t mac[6];
 
-		check_frame(&c->ck, f, d->len, c->o->verify);
-		memcpy(mac, f, 6);
-		memcpy(f, f + 6, 6);
-		memcpy(f + 6, mac, 6);
+		eop = rx_take(c, d);
+		if (first && d->len >= 12) {
+			memcpy(mac, f, 6);
+			memcpy(f, f + 6, 6);
+			memcpy(f + 6, mac, 6);
+		}
 		td->addr = d->addr;
 		td->len = d->len;
+		tx_put_desc(c, td, eop);
+		frames += eop;
 	}
 	xsk_ring_prod__submit(&c->txr, n);
 	xsk_ring_cons__release(&c->rxr, n);
 	c->outstanding += n;
-	note_rx(c, n, t);
-	note_tx(c, n, t);
+	note_rx(c, frames, t);
+	note_tx(c, frames, t);
 	if (tx_wants_kick(c))
 		kick_tx(c);
 	return n;
 }
 
-/* Send up to one batch, paced to --rate. */
+/*
+ * Send up to one batch of frames, paced to --rate; a frame is c->segs
+ * descriptors, one per UMEM frame it lies on.
+ */
 static unsigned int tx_step(struct ctx *c, double t, double t0)
 {
 	const struct opts *o = c->o;
 	uint64_t want = o->batch;
-	unsigned int n, i;
-	uint32_t idx;
+	unsigned int n, i, j;
+	uint32_t idx = 0;
 
 	complete_tx(c);
 	if (o->rate) {
@@ -741,21 +909,29 @@ static unsigned int tx_step(struct ctx *c, double t, double t0)
 		want = c->tx_free_n;
 	if (!want)
 		return 0;
-	n = xsk_ring_prod__reserve(&c->txr, (uint32_t)want, &idx);
+	n = xsk_ring_prod__reserve(&c->txr, (uint32_t)want * c->segs, &idx) /
+	    c->segs;
 	for (i = 0; i < n; i++) {
-		struct xdp_desc *d = xsk_ring_prod__tx_desc(&c->txr, idx + i);
 		uint64_t addr = c->tx_free[--c->tx_free_n];
 		uint8_t *f = xsk_umem__get_data(c->area, addr);
+		unsigned int left = c->frame_len;
 
 		frame_stamp(f, c->frame_len, o->stream, c->seq++,
 			    c->phash[addr / o->frame_size]);
-		d->addr = addr;
-		d->len = c->frame_len;
+		for (j = 0; j < c->segs; j++) {
+			struct xdp_desc *d;
+
+			d = xsk_ring_prod__tx_desc(&c->txr, idx + i * c->segs + j);
+			d->addr = addr + (uint64_t)j * o->frame_size;
+			d->len = left < o->frame_size ? left : o->frame_size;
+			left -= d->len;
+			tx_put_desc(c, d, j == c->segs - 1);
+		}
 	}
 	if (!n)
 		return 0;
-	xsk_ring_prod__submit(&c->txr, n);
-	c->outstanding += n;
+	xsk_ring_prod__submit(&c->txr, n * c->segs);
+	c->outstanding += n * c->segs;
 	note_tx(c, n, t);
 	if (tx_wants_kick(c))
 		kick_tx(c);
@@ -777,7 +953,8 @@ static int xsk_setup(struct ctx *c)
 		.libxdp_flags = XSK_LIBXDP_FLAGS__INHIBIT_PROG_LOAD,
 		.xdp_flags = xdp_flags_of(o->mode),
 		.bind_flags = (o->mode == M_ZC ? XDP_ZEROCOPY : XDP_COPY) |
-			      (o->need_wakeup ? XDP_USE_NEED_WAKEUP : 0),
+			      (o->need_wakeup ? XDP_USE_NEED_WAKEUP : 0) |
+			      (o->mb ? XDP_USE_SG : 0),
 	};
 	size_t len = (size_t)o->num_frames * o->frame_size;
 	unsigned int i, n_rx = 0, first_tx = 0;
@@ -834,12 +1011,31 @@ static int xsk_setup(struct ctx *c)
 		c->phash = calloc(o->num_frames, sizeof(*c->phash));
 		if (!c->tx_free || !c->phash)
 			return ENOMEM;
-		for (i = o->num_frames; i-- > first_tx;) {
-			uint8_t *f = (uint8_t *)c->area + (size_t)i * o->frame_size;
+		/* A frame on c->segs consecutive UMEM frames, from the first. */
+		for (i = (o->num_frames - first_tx) / c->segs; i-- > 0;) {
+			unsigned int first = first_tx + i * c->segs;
+			uint8_t *f = (uint8_t *)c->area + (size_t)first * o->frame_size;
 
-			c->phash[i] = frame_prefill(f, c->frame_len, o, i);
-			c->tx_free[c->tx_free_n++] = (uint64_t)i * o->frame_size;
+			c->phash[first] = frame_prefill(f, c->frame_len, o, first);
+			c->tx_free[c->tx_free_n++] = (uint64_t)first * o->frame_size;
 		}
+		if (!c->tx_free_n) {
+			fprintf(stderr, "error: no frame of %u bytes fits in the UMEM\n",
+				c->frame_len);
+			return ENOSPC;
+		}
+	}
+	if (o->mb && o->bench != B_RXDROP) {
+		/* TX descriptors in flight: the TX ring's and the completion ring's */
+		c->tx_eop_mask = 2 * o->ring_size - 1;
+		c->tx_eop = calloc(2 * o->ring_size, 1);
+		if (!c->tx_eop)
+			return ENOMEM;
+	}
+	if (o->mb && (o->bench != B_TXONLY || o->ret)) {
+		c->rx_frame = malloc(MB_MAX_LEN + 1);
+		if (!c->rx_frame)
+			return ENOMEM;
 	}
 	return 0;
 }
@@ -901,7 +1097,7 @@ static void swap_prog(struct ctx *c, double t)
 	int fd, err = 0;
 
 	c->swapped = true;
-	fd = prog_redirect(c->map_fd);
+	fd = prog_redirect(c->map_fd, c->o->mb);
 	if (fd < 0) {
 		err = errno;
 	} else {
@@ -1085,6 +1281,8 @@ static void usage(int rc)
 "  -G, --go-file FILE  once bound, touch nothing until FILE exists\n"
 "  -A, --swap-prog S   S s after the first frame, replace the XDP program\n"
 "                      with a new one on the same XSKMAP (a swap line)\n"
+"  -M, --multi-buffer  frames may span UMEM frames (XDP_USE_SG, programs\n"
+"                      with fragments); -s up to 16 UMEM frames\n"
 "  -V, --no-verify     do not check payload checksums\n"
 "  -Q, --quiet         no interval lines\n");
 	exit(rc);
@@ -1161,10 +1359,11 @@ static void parse_opts(int argc, char **argv, struct opts *o)
 		{ "quiet", no_argument, NULL, 'Q' },
 		{ "go-file", required_argument, NULL, 'G' },
 		{ "swap-prog", required_argument, NULL, 'A' },
+		{ "multi-buffer", no_argument, NULL, 'M' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	unsigned int i;
+	unsigned int i, max_len, segs;
 	int c;
 
 	if (argc < 2)
@@ -1184,7 +1383,7 @@ static void parse_opts(int argc, char **argv, struct opts *o)
 	argc--;
 	argv++;
 
-	while ((c = getopt_long(argc, argv, "i:q:m:s:b:NpD:d:I:r:c:RS:f:n:o:W:T:XxVQG:A:h",
+	while ((c = getopt_long(argc, argv, "i:q:m:s:b:NpD:d:I:r:c:RS:f:n:o:W:T:XxVQG:A:Mh",
 				lo, NULL)) != -1) {
 		switch (c) {
 		case 'i':
@@ -1273,6 +1472,9 @@ static void parse_opts(int argc, char **argv, struct opts *o)
 		case 'A':
 			o->swap_after = parse_double(optarg, "swap-prog");
 			break;
+		case 'M':
+			o->mb = true;
+			break;
 		case 'h':
 			usage(0);
 			break;
@@ -1290,14 +1492,20 @@ static void parse_opts(int argc, char **argv, struct opts *o)
 		fprintf(stderr, "error: frame size must be 2048 or 4096\n");
 		exit(2);
 	}
-	if (o->size < PAYLOAD_OFF + FCS_LEN || o->size - FCS_LEN > o->frame_size) {
-		fprintf(stderr, "error: size must be %d..%u\n", PAYLOAD_OFF + FCS_LEN,
-			o->frame_size + FCS_LEN);
+	max_len = o->frame_size;
+	if (o->mb)
+		max_len = MB_MAX_SEGS * o->frame_size < MB_MAX_LEN ?
+			  MB_MAX_SEGS * o->frame_size : MB_MAX_LEN;
+	if (o->size < PAYLOAD_OFF + FCS_LEN || o->size - FCS_LEN > max_len) {
+		fprintf(stderr, "error: size must be %d..%u%s\n",
+			PAYLOAD_OFF + FCS_LEN, max_len + FCS_LEN,
+			o->mb ? "" : " (more with --multi-buffer)");
 		exit(2);
 	}
+	segs = (o->size - FCS_LEN + o->frame_size - 1) / o->frame_size;
 	if (!o->batch || o->batch > 512 || !o->ring_size ||
 	    (o->ring_size & (o->ring_size - 1)) || o->num_frames < o->batch ||
-	    o->interval <= 0) {
+	    o->batch * segs > o->ring_size || o->interval <= 0) {
 		fprintf(stderr, "error: bad batch, ring, frame count or interval\n");
 		exit(2);
 	}
@@ -1363,6 +1571,7 @@ int main(int argc, char **argv)
 		o.stream = (uint32_t)(ts.tv_nsec ^ getpid() ^ ts.tv_sec);
 	}
 	c.frame_len = o.size - FCS_LEN;
+	c.segs = (c.frame_len + o.frame_size - 1) / o.frame_size;
 	if (o.have_stream && o.bench != B_TXONLY) {
 		c.ck.locked = true;
 		c.ck.stream = o.stream;
@@ -1390,8 +1599,9 @@ int main(int argc, char **argv)
 	}
 	ds.map_fd = map_fd;
 	if (map_fd >= 0) {
-		prog_fd = o.bench == B_DROP ? prog_drop(map_fd) :
-			  o.xdp_tx ? prog_xdp_tx() : prog_redirect(map_fd);
+		prog_fd = o.bench == B_DROP ? prog_drop(map_fd, o.mb) :
+			  o.xdp_tx ? prog_xdp_tx(o.mb) :
+			  prog_redirect(map_fd, o.mb);
 		if (prog_fd < 0) {
 			err = errno;
 			status = "prog-failed";
@@ -1451,14 +1661,16 @@ done:
 	if (o.bench == B_DROP)
 		rx_pps = c.drop_pps;
 	printf("summary bench=%s mode=%s size=%u queue=%u batch=%u need_wakeup=%d "
-	       "poll=%d status=ok errno=0 zerocopy=%d rx_pps=%.0f tx_pps=%.0f rx=%"
+	       "poll=%d multi_buffer=%d status=ok errno=0 zerocopy=%d rx_pps=%.0f "
+	       "tx_pps=%.0f rx=%"
 	       PRIu64 " tx=%" PRIu64 " tx_completed=%" PRIu64 " tx_outstanding=%"
 	       PRIu64 " lost=%" PRIu64 " dup=%" PRIu64 " corrupt=%" PRIu64
 	       " foreign=%" PRIu64 " unique=%" PRIu64 " kick_errors=%" PRIu64
 	       " kick_errno=%s kick_benign=%" PRIu64 " kick_benign_errno=%s",
 	       bench_names[o.bench], o.bench == B_DROP ?
 	       (o.mode == M_SKB ? "xdp-drop-skb" : "xdp-drop") : mode_names[o.mode],
-	       o.size, o.queue, o.batch, o.need_wakeup, o.poll, zc, rx_pps, tx_pps,
+	       o.size, o.queue, o.batch, o.need_wakeup, o.poll, o.mb, zc,
+	       rx_pps, tx_pps,
 	       c.rx, c.tx, c.completed, c.outstanding,
 	       o.bench == B_TXONLY ? (o.ret ? c.seq - c.ck.unique : 0) :
 				    checker_holes(&c.ck),
@@ -1486,6 +1698,8 @@ cleanup:
 		munmap(c.area, (size_t)o.num_frames * o.frame_size);
 	free(c.tx_free);
 	free(c.phash);
+	free(c.tx_eop);
+	free(c.rx_frame);
 	free(c.ck.seen);
 	free(ds.vals);
 	if (prog_fd >= 0)
