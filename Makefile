@@ -49,7 +49,7 @@ GUEST_RUN	:= $(REPO)/tools/guest/run.sh
 # Seconds QEMU may run for each job before it is killed.
 E2E_TIMEOUT	?= 900
 KUNIT_TIMEOUT	?= 600
-BENCH_TIMEOUT	?= 1500
+BENCH_TIMEOUT	?= 2400
 # The igb-zc job of "make e2e": SR-IOV is e2e's sriov-bound.
 IGBZC_TIMEOUT	?= 600
 IGBZC_SCENARIOS	?= meta,hints,bufsz,resize,counters,qstats,reinit,reopen-1,reopen--1
@@ -67,7 +67,8 @@ TSNEP_E2E	?= zc-bind,zc-rxdrop,zc-txonly,zc-l2fwd,zc-l2fwd-no-loss,zc-xdp-tx,cop
 XSKX_TIMEOUT	?= 1500
 XSKX_MODES	?= drv,zc,zc-bp
 # Bench: intervals per point (the median is reported) and their length;
-# BENCH_ONLY="xdptx l2fwd" measures those benchmarks only.
+# BENCH_ONLY="xdptx l2fwd" measures those benchmarks only, BENCH_ONLY=9000
+# that size only.
 BENCH_REPS	?= 3
 BENCH_SECS	?= 10
 BENCH_ONLY	?=

@@ -1,17 +1,21 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
 #
-# tools/guest/bench.sh [REPS] [SECS] [BENCH...] - guest job for "make
-# bench".
+# tools/guest/bench.sh [REPS] [SECS] [BENCH|SIZE...] - guest job for
+# "make bench".
 #
 # Measures, on the guest's two NICs (igb, or tsnep with XSKZC_NIC=tsnep),
 # every point of
-#   rxdrop | txonly | l2fwd  x  skb | copy | zc  x  64 | 1500 bytes
-# plus XDP_TX forwarding (xdptx) in copy and zc mode and the native
-# XDP_DROP ceiling at both sizes. Each point is REPS
-# (default 3) back-to-back intervals of SECS (default 10) seconds in one
-# run, the point's value is their median. BENCH... (drop, rxdrop, txonly,
-# l2fwd, xdptx) measures those benchmarks only. Writes results/points.csv
+#   rxdrop | txonly | l2fwd  x  skb | copy | zc  x  64 | 1500 | 9000 bytes
+# plus XDP_TX forwarding (xdptx) in copy and zc mode at 64 and 1500
+# bytes and the native XDP_DROP ceiling at each size. 9000-byte frames
+# are multi-buffer (xsk-bench -M: XDP_USE_SG, programs with fragments; a
+# frame on three 4 KiB UMEM frames), with both NICs at MTU 9000 for
+# them; a NIC that refuses that MTU gets those points as n/a. Each point
+# is REPS (default 3) back-to-back intervals of SECS (default 10) seconds
+# in one run, the point's value is their median. BENCH... (drop, rxdrop,
+# txonly, l2fwd, xdptx) measures those benchmarks only, SIZE... those
+# sizes only. Writes results/points.csv
 # (benchmark,size,mode,kpps,note; kpps empty for a failed point, with
 # the reason in note) and one xsk-bench log per point in results/bench/.
 #
@@ -31,7 +35,14 @@
 REPS=${1:-3}
 SECS=${2:-10}
 [ $# -lt 2 ] || shift 2
-ONLY=$*
+ONLY=
+SIZES=
+for w in "$@"; do
+	case $w in
+	*[!0-9]*) ONLY="$ONLY $w" ;;
+	*) SIZES="$SIZES $w" ;;
+	esac
+done
 OUT=$RESULTS/bench
 CSV=$RESULTS/points.csv
 mkdir -p "$OUT"
@@ -71,6 +82,11 @@ nic_counters() {
 		tr -s ' ' | tr '\n' ' '
 }
 
+# rx_packets of a nic_counters line
+rx_packets() {
+	echo "$1" | sed -n 's/.*rx_packets: \([0-9]*\).*/\1/p' | grep . || echo 0
+}
+
 # point BENCH SIZE MODE
 point() {
 	case " ${ONLY:-$1} " in *" $1 "*) ;; *) return 0 ;; esac
@@ -80,16 +96,16 @@ point() {
 	STREAM=$((STREAM + 7919))
 	log=$OUT/$b-$sz-$m
 	run_s=$((REPS * SECS + 2))
-	gen="$XSKB txonly -i $NICA -s $sz -D $MAC_B -S $STREAM -d $run_s"
+	gen="$XSKB txonly $MB -i $NICA -s $sz -D $MAC_B -S $STREAM -d $run_s"
 	case $b in
 	rxdrop)
-		rx="rxdrop -m $m -s $sz -S $STREAM"
+		rx="rxdrop $MB -m $m -s $sz -S $STREAM"
 		gen="$gen -m $GEN $GEN_ARGS"
 		meas=B
 		fld=rx_pps
 		;;
 	l2fwd)
-		rx="l2fwd -m $m -s $sz -S $STREAM"
+		rx="l2fwd $MB -m $m -s $sz -S $STREAM"
 		gen="$gen -m $GEN -R"
 		meas=B
 		fld=tx_pps
@@ -101,13 +117,13 @@ point() {
 		fld=rx_pps
 		;;
 	txonly)
-		rx="drop"
+		rx="drop $MB"
 		gen="$gen -m $m -I $SECS"
 		meas=A
 		fld=tx_pps
 		;;
 	drop)
-		rx="drop"
+		rx="drop $MB"
 		gen="$gen -m $GEN $GEN_ARGS"
 		meas=B
 		fld=rx_pps
@@ -159,11 +175,15 @@ point() {
 		if [ "$n" -lt "$REPS" ] || [ -z "$v" ]; then
 			note="only $n of $REPS intervals"
 			# Did the frames reach nicb (a stall) or not (the link)?
+			nic1=$(nic_counters)
 			{
 				echo "nicb before: $nic0"
-				echo "nicb after:  $(nic_counters)"
+				echo "nicb after:  $nic1"
 				dmesg | tail -n 8
 			} > "$log.diag"
+			took=$(($(rx_packets "$nic1") - $(rx_packets "$nic0")))
+			[ "$n" != 0 ] || [ $took -le 0 ] ||
+				note="$note; nicb took $took frames"
 		else
 			kpps=$(awk -v v="$v" 'BEGIN { printf "%.1f", v / 1000 }')
 			corrupt=$(field corrupt "$s")
@@ -182,16 +202,44 @@ point() {
 	onB sh -c ". '$XSKZC_REPO/tools/guest/lib.sh'; wait_up $NICB"
 }
 
-for sz in 64 1500; do
+# set_mtu MTU: both NICs, and wait for their links
+set_mtu() {
+	ip link set dev $NICA mtu "$1" &&
+		onB ip link set dev $NICB mtu "$1" || return 1
+	wait_up $NICA
+	onB sh -c ". '$XSKZC_REPO/tools/guest/lib.sh'; wait_up $NICB"
+}
+
+for sz in ${SIZES:-64 1500 9000}; do
+	MB=
+	if [ "$sz" -gt 1518 ]; then
+		MB=-M
+		if ! set_mtu "$sz" 2>"$OUT/mtu-$sz.log"; then
+			for b in drop rxdrop txonly l2fwd; do
+				case " ${ONLY:-$b} " in *" $b "*) ;; *) continue ;; esac
+				for m in skb copy zc; do
+					[ $b != drop ] || m=xdp-drop
+					echo "$b,$sz,$m,,MTU $sz refused" >> "$CSV"
+					[ $b != drop ] || break
+				done
+			done
+			echo "bench: $sz B: MTU $sz refused: $(cat "$OUT/mtu-$sz.log")"
+			set_mtu 1500
+			continue
+		fi
+	fi
 	point drop $sz xdp-drop
 	for b in rxdrop txonly l2fwd; do
 		for m in skb copy zc; do
 			point $b $sz $m
 		done
 	done
-	for m in copy zc; do
-		point xdptx $sz $m
-	done
+	if [ -z "$MB" ]; then
+		for m in copy zc; do
+			point xdptx $sz $m
+		done
+	fi
+	[ -z "$MB" ] || set_mtu 1500
 done
 echo "bench: generator=$GEN reps=$REPS secs=$SECS" > "$RESULTS/meta.txt"
 exit 0
