@@ -183,7 +183,7 @@ point() {
 			} > "$log.diag"
 			took=$(($(rx_packets "$nic1") - $(rx_packets "$nic0")))
 			[ "$n" != 0 ] || [ $took -le 0 ] ||
-				note="$note; nicb took $took frames"
+				note="$note; nicb rx_packets +$took"
 		else
 			kpps=$(awk -v v="$v" 'BEGIN { printf "%.1f", v / 1000 }')
 			corrupt=$(field corrupt "$s")
