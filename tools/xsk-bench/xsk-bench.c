@@ -1331,6 +1331,12 @@ static double parse_double(const char *s, const char *what)
 	return v;
 }
 
+/* UMEM frames a TX frame of --size lies on */
+static unsigned int segs_of(const struct opts *o)
+{
+	return (o->size - FCS_LEN + o->frame_size - 1) / o->frame_size;
+}
+
 static void parse_opts(int argc, char **argv, struct opts *o)
 {
 	static const struct option lo[] = {
@@ -1502,7 +1508,7 @@ static void parse_opts(int argc, char **argv, struct opts *o)
 			o->mb ? "" : " (more with --multi-buffer)");
 		exit(2);
 	}
-	segs = (o->size - FCS_LEN + o->frame_size - 1) / o->frame_size;
+	segs = segs_of(o);
 	if (!o->batch || o->batch > 512 || !o->ring_size ||
 	    (o->ring_size & (o->ring_size - 1)) || o->num_frames < o->batch ||
 	    o->batch * segs > o->ring_size || o->interval <= 0) {
@@ -1571,7 +1577,7 @@ int main(int argc, char **argv)
 		o.stream = (uint32_t)(ts.tv_nsec ^ getpid() ^ ts.tv_sec);
 	}
 	c.frame_len = o.size - FCS_LEN;
-	c.segs = (c.frame_len + o.frame_size - 1) / o.frame_size;
+	c.segs = segs_of(&o);
 	if (o.have_stream && o.bench != B_TXONLY) {
 		c.ck.locked = true;
 		c.ck.stream = o.stream;
