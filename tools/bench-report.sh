@@ -10,7 +10,8 @@
 #   build/bench/results.txt  the table printed here: Kpps per mode and
 #                            the ZC/copy ratio, failed points as
 #                            "n/a (reason)"
-#   build/bench/results.png  a bar chart (gnuplot)
+#   build/bench/results.png  a bar chart (gnuplot), unless no point
+#                            has a value
 
 set -euo pipefail
 
@@ -90,6 +91,12 @@ END {
 	}
 }' "$IN" > "$DAT"
 
+# gnuplot refuses a chart with no value at all (every point n/a)
+if ! awk -F, 'NR > 1 && $4 != "" { f = 1 } END { exit !f }' "$IN"; then
+	rm -f "$OUT/results$SUF.png"
+	echo "bench: $NIC: no point measured, no chart"
+	exit 0
+fi
 gnuplot <<EOF
 set terminal pngcairo size 1100,600 noenhanced font "sans,10"
 set output "$OUT/results$SUF.png"
