@@ -183,3 +183,11 @@ hwtstamp() { onB python3 "$PY/hwtstamp.py" $NICB "$1"; }
 # ptp_send COUNT GAP: PTPv2 Sync frames (EtherType 0x88f7) from nica to
 # nicb, GAP s apart.
 ptp_send() { python3 "$PY/ptp-send.py" $NICA $MAC_B "$@"; }
+
+# skip_allowed JOB TEST: whether TEST of JOB may SKIP on this NIC
+# (XSKZC_NIC): tools/guest/allowed-skips lists it, with the reason
+# outside the project's code. Any other SKIP is a failure.
+skip_allowed() {
+	grep -q -E "^${XSKZC_NIC:-igb}[[:space:]]+$1[[:space:]]+$2([[:space:]]|\$)" \
+		"$XSKZC_REPO/tools/guest/allowed-skips"
+}
