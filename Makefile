@@ -91,6 +91,11 @@ STRESS_DEBUG_RATE ?= 200
 # e2e's tests on the debug kernel ("all": every one, 20 min more).
 E2E_DEBUG_TESTS	?= teardown,xdp-remove,link-flap-zc-tx,runtime-pm-bound,sriov-bound,failed-reopen
 STRESS_TIMEOUT	?= 1500
+# tsnep on the debug kernel (make e2e-debug-tsnep): e2e's lifecycle tests
+# that apply to it and a shorter stress, on two tsnep NICs of the
+# project's QEMU model, in one boot.
+TSNEP_DEBUG_TESTS ?= teardown,xdp-remove,link-flap-zc-tx,ifdown-ifup,prog-swap-bound
+TSNEP_DEBUG_CYCLES ?= 200
 # The TX unit hang hunt (stress.sh txhang): rounds, seconds per socket.
 TXHANG_ROUNDS	?= 5
 TXHANG_SECS	?= 20
@@ -99,7 +104,8 @@ TXHANG_TIMEOUT	?= 1500
 .PHONY: help stage kunit kunit-uml lint check clean distclean deps guest xsk-bench \
 	xskxceiver qemu-tsnep tsnep-shim \
 	guest-deps guest-boot e2e e2e-build bench series series-check guest-debug \
-	e2e-debug stress stress-debug txhang txhang-debug
+	e2e-debug e2e-debug-tsnep tsnep-shim-debug stress stress-debug txhang \
+	txhang-debug
 
 # Two kernel builds at once would only fight over the CPUs.
 .NOTPARALLEL:
@@ -132,6 +138,8 @@ help:
 	@echo '  e2e-debug  the e2e lifecycle tests and the lifecycle stress on the'
 	@echo '             debug kernel (KASAN, lockdep, kmemleak...): fails on'
 	@echo '             any splat, leak or lost TX completion'
+	@echo '  e2e-debug-tsnep  the same on two tsnep NICs of the project'"'"'s'
+	@echo '             QEMU model (TSNEP_DEBUG_TESTS, TSNEP_DEBUG_CYCLES)'
 	@echo '  stress     zero-copy bind/unbind cycles under traffic'
 	@echo '             (tools/guest/stress.sh; STRESS_CYCLES=$(STRESS_CYCLES))'
 	@echo '  stress-debug  the same on the debug kernel'
@@ -235,17 +243,29 @@ qemu-tsnep: guest-deps
 		grep -v '^ok ' $(BUILD)/qemu/tsnep-test.log; exit $$rc
 
 # The guest's test-only PCI shim for that model, a module of the guest
-# kernel, built in build/tsnep-shim.
+# kernel, built in build/tsnep-shim. $(1): the kernel's build directory,
+# $(2): the shim's. Module.symvers must be there first.
+KMAKE_X86 = $(MAKE) --no-print-directory -s -C $(KSRC) ARCH=x86_64 CC="$(CC)"
+define build_shim
+	mkdir -p $(2)
+	cp $(REPO)/tools/guest/tsnep-shim/Kbuild \
+		$(REPO)/tools/guest/tsnep-shim/tsnep-pci-shim.c $(2)/
+	$(KMAKE_X86) O=$(1) M=$(2) modules
+endef
+
 tsnep-shim: guest
-	@mkdir -p $(BUILD)/tsnep-shim
-	@cp $(REPO)/tools/guest/tsnep-shim/Kbuild \
-		$(REPO)/tools/guest/tsnep-shim/tsnep-pci-shim.c $(BUILD)/tsnep-shim/
-	@$(MAKE) --no-print-directory -s -C $(KSRC) O=$(BUILD)/guest-x86_64 \
-		ARCH=x86_64 CC="$(CC)" modules_prepare
+	@$(KMAKE_X86) O=$(BUILD)/guest-x86_64 modules_prepare
 	@# the kernel has no modules of its own: its symbols are vmlinux's
 	@cp $(BUILD)/guest-x86_64/vmlinux.symvers $(BUILD)/guest-x86_64/Module.symvers
-	@$(MAKE) --no-print-directory -s -C $(KSRC) O=$(BUILD)/guest-x86_64 \
-		ARCH=x86_64 CC="$(CC)" M=$(BUILD)/tsnep-shim modules
+	@$(call build_shim,$(BUILD)/guest-x86_64,$(BUILD)/tsnep-shim)
+
+# The same for the debug kernel, where tsnep itself is a module
+# (tools/configs/guest-debug.config): both in build/tsnep-shim-debug.
+tsnep-shim-debug: guest-debug
+	@$(KMAKE_X86) O=$(BUILD)/guest-x86_64-debug modules
+	@$(call build_shim,$(BUILD)/guest-x86_64-debug,$(BUILD)/tsnep-shim-debug)
+	@cp $(BUILD)/guest-x86_64-debug/drivers/net/ethernet/engleder/tsnep.ko \
+		$(BUILD)/tsnep-shim-debug/
 
 guest-deps:
 	@$(DEPS) $(PKGS_GUEST)
@@ -293,6 +313,20 @@ e2e-debug: guest-debug xsk-bench guest-deps
 		$(STRESS_CYCLES),$(E2E_DEBUG_SCALE),$(STRESS_DEBUG_RATE),$(E2E_DEBUG_TESTS) || { \
 		grep -q -E '^e2e-debug: (OK|FAILED)' \
 			$(BUILD)/guest-run/e2e-debug/output.log 2>/dev/null || \
+			echo 'e2e-debug: FAILED (the guest did not finish)'; \
+		exit 1; }
+
+# The same on two tsnep NICs (TSNEP_DEBUG_TESTS, TSNEP_DEBUG_CYCLES):
+# tsnep's own code under KASAN, lockdep and kmemleak. "make check" runs
+# the job on its own (E2E_DEBUG_TSNEP_RUN), once the QEMU and the
+# modules it needs are built.
+E2E_DEBUG_TSNEP_RUN = XSKZC_NIC=tsnep XSKZC_KERNEL=$(DEBUG_KERNEL) \
+	XSKZC_MEM=$(DEBUG_MEM) $(GUEST_RUN) e2e-debug $(E2E_DEBUG_TIMEOUT) \
+	$(TSNEP_DEBUG_CYCLES),$(E2E_DEBUG_SCALE),$(STRESS_DEBUG_RATE),$(TSNEP_DEBUG_TESTS)
+e2e-debug-tsnep: guest-debug xsk-bench guest-deps qemu-tsnep tsnep-shim-debug
+	@$(E2E_DEBUG_TSNEP_RUN) || { \
+		grep -q -E '^e2e-debug: (OK|FAILED)' \
+			$(BUILD)/guest-run/e2e-debug-tsnep/output.log 2>/dev/null || \
 			echo 'e2e-debug: FAILED (the guest did not finish)'; \
 		exit 1; }
 
@@ -347,16 +381,26 @@ check: stage
 	$(MAKE) --no-print-directory kunit || rc=1; \
 	times=" kunit $$(($$(date +%s) - t0)) s,"; \
 	$(MAKE) --no-print-directory xsk-bench guest-deps || rc=1; \
-	dlog=$(BUILD)/check-e2e-debug.log; ds=$$(date +%s); \
+	dlog=$(BUILD)/check-e2e-debug.log; tlog=$(BUILD)/check-e2e-debug-tsnep.log; \
+	tready=$(BUILD)/.check-tsnep-debug-built; rm -f $$tready; ds=$$(date +%s); \
 	{ $(MAKE) --no-print-directory e2e-debug > $$dlog 2>&1; \
-	  echo $$? > $$dlog.rc; date +%s > $$dlog.end; } & dpid=$$!; \
-	for t in lint series-check e2e-build; do \
-		s=$$(date +%s); \
-		nice -n 19 $(MAKE) --no-print-directory $$t || rc=1; \
+	  echo $$? > $$dlog.rc; date +%s > $$dlog.end; \
+	  while [ ! -f $$tready ]; do sleep 5; done; \
+	  if [ "$$(cat $$tready)" = 0 ]; then \
+		$(E2E_DEBUG_TSNEP_RUN) > $$tlog 2>&1; echo $$? > $$tlog.rc; \
+	  else echo 'e2e-debug (tsnep): not run: its QEMU or modules did not build' > $$tlog; \
+		echo 1 > $$tlog.rc; fi; \
+	  date +%s > $$tlog.end; } & dpid=$$!; \
+	for t in qemu-tsnep tsnep-shim-debug lint series-check e2e-build; do \
+		s=$$(date +%s); trc=0; \
+		nice -n 19 $(MAKE) --no-print-directory $$t || { rc=1; trc=1; }; \
 		times="$$times $$t $$(($$(date +%s) - s)) s,"; \
+		case $$t in qemu-tsnep) qrc=$$trc ;; \
+		tsnep-shim-debug) echo $$((qrc | trc)) > $$tready ;; esac; \
 	done; \
-	wait $$dpid; cat $$dlog; [ "$$(cat $$dlog.rc)" = 0 ] || rc=1; \
-	times="$$times e2e-debug $$(($$(cat $$dlog.end) - ds)) s (beside them),"; \
+	wait $$dpid; cat $$dlog $$tlog; \
+	[ "$$(cat $$dlog.rc)" = 0 ] && [ "$$(cat $$tlog.rc)" = 0 ] || rc=1; \
+	times="$$times e2e-debug $$(($$(cat $$dlog.end) - ds)) s and on tsnep $$(($$(cat $$tlog.end) - $$(cat $$dlog.end))) s (beside them),"; \
 	s=$$(date +%s); $(MAKE) --no-print-directory e2e || rc=1; \
 	times="$$times e2e $$(($$(date +%s) - s)) s,"; \
 	echo "check: times:$${times%,}; total $$(($$(date +%s) - t0)) s"; \
@@ -370,6 +414,7 @@ clean:
 		$(BUILD)/guest-x86_64-debug \
 		$(BUILD)/xsk-bench $(BUILD)/bench $(BUILD)/series \
 		$(BUILD)/series-work $(BUILD)/series-check $(BUILD)/tsnep-shim \
+		$(BUILD)/tsnep-shim-debug $(BUILD)/check-e2e-debug-tsnep.log* \
 		$(BUILD)/qemu/src/build
 
 distclean:

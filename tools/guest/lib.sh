@@ -42,12 +42,19 @@ wait_up() {
 # nic_driver: with XSKZC_NIC=tsnep (run.sh), load the PCI shim that turns
 # the project's QEMU tsnep-pci devices into the platform devices the
 # tsnep driver binds to (build/tsnep-shim, "make tsnep-shim"), and wait
-# (up to 10 s) for both netdevs. Nothing to do for igb.
+# (up to 10 s) for both netdevs. On the debug kernel, tsnep is a module
+# too: both from build/tsnep-shim-debug ("make tsnep-shim-debug"), the
+# driver first. Nothing to do for igb.
 nic_driver() {
-	local n=200
+	local n=200 dir=$XSKZC_REPO/build/tsnep-shim
 	[ "${XSKZC_NIC:-igb}" = tsnep ] || return 0
+	case "$(uname -r)" in *-debug) dir=$dir-debug ;; esac
+	if [ ! -d /sys/bus/platform/drivers/tsnep ]; then
+		insmod "$dir/tsnep.ko" ||
+			{ echo "setup: cannot load $dir/tsnep.ko"; return 1; }
+	fi
 	if [ ! -d /sys/bus/pci/drivers/tsnep-pci-shim ]; then
-		insmod "$XSKZC_REPO/build/tsnep-shim/tsnep-pci-shim.ko" ||
+		insmod "$dir/tsnep-pci-shim.ko" ||
 			{ echo "setup: cannot load the tsnep shim"; return 1; }
 	fi
 	while [ "$n" -gt 0 ]; do
