@@ -17,12 +17,15 @@
 # QEMU's QMP), runtime suspend, SR-IOV and a failing igb reopen, all with
 # a ZC socket bound.
 #
-# A test that leaves the kernel crashed or stuck (an oops, RTNL held, a
-# task SIGKILL does not end) makes every later test SKIP: each step that
-# may hang is bounded, and the riskiest tests come last. If the guest
-# dies or QEMU's time runs out, run.sh prints results/on-crash.txt,
-# written before each test: a FAIL for it and the e2e line. A test that
-# would start too close to QEMU's time limit is skipped.
+# A test fails, whatever it found itself, when it leaves the kernel
+# crashed or stuck (an oops, RTNL held, a task SIGKILL does not end): the
+# check comes before the verdict. Every later test is then not run, and
+# fails ("not run: the kernel is stuck or crashed since ..."): each step
+# that may hang is bounded, and the riskiest tests come last. If the
+# guest dies or QEMU's time runs out, run.sh prints results/on-crash.txt,
+# written before each test: a FAIL for it and for every test after it,
+# and the e2e line. A test that would start too close to QEMU's time
+# limit is not run, and fails.
 #
 # e2e.sh [NAME...] runs only the tests named (run.sh e2e 300 NAME,NAME);
 # e2e.sh -NAME... runs all but those.
@@ -393,9 +396,10 @@ not_sysrq() {
 DMESG_BAD=$SPLAT_RE
 
 # run NAME FUNC: one test. FUNC returns 0 pass, 1 fail (reason in WHY),
-# 2 skip; a kernel warning in dmesg meanwhile fails it too. A test after
-# which the kernel has oopsed or RTNL is held sets HUNG: the later tests
-# are skipped.
+# 2 skip (reason in WHY). Whatever it returned, it fails when the kernel
+# oopsed, hung a task or warned in dmesg meanwhile, or is left with RTNL
+# held or a task SIGKILL does not end (HUNG: every later test is then not
+# run, and fails).
 run() {
 	if [ -n "$ONLY" ]; then
 		case " $ONLY " in *" $1 "*) ;; *) return ;; esac
@@ -409,45 +413,49 @@ run() {
 	WHY=
 	DONE=$((DONE + 1))
 	if [ -n "$HUNG" ]; then
-		SKIP=$((SKIP + 1))
-		echo "SKIP $T: the kernel is stuck or crashed since $HUNG"
+		FAIL=$((FAIL + 1))
+		echo "FAIL $T: not run: the kernel is stuck or crashed since $HUNG"
 		return
 	fi
 	uptime_s
 	if [ -n "$LIMIT" ] && [ $((UP + RESERVE)) -gt "$LIMIT" ]; then
-		SKIP=$((SKIP + 1))
-		echo "SKIP $T: out of time ($UP s of the guest's $LIMIT s gone)"
+		FAIL=$((FAIL + 1))
+		echo "FAIL $T: not run: out of time ($UP s of the guest's $LIMIT s gone, $RESERVE s needed)"
 		return
 	fi
-	# For run.sh, if the guest dies in this test; the dmesg check is
-	# the last test.
+	# For run.sh, if the guest dies in this test: it fails, and so does
+	# every test after it (the dmesg check is the last one).
 	printf 'FAIL %s: the guest died or ran out of time in this test (console.log beside this output.log)\ne2e: %d passed, %d failed, %d skipped\n' \
-		"$T" $PASS $((FAIL + 1)) $((SKIP + TOTAL - DONE + 1)) \
+		"$T" $PASS $((FAIL + 1 + TOTAL - DONE + 1)) $SKIP \
 		> "$RESULTS/on-crash.txt"
 	new_stream
 	marks=$(dmesg | wc -l)
 	start=$(cut -d. -f1 /proc/uptime)
 	$2
 	r=$?
+	# The kernel's state after the test, before its verdict: a test
+	# that leaves RTNL held or a task stuck in the kernel has failed,
+	# whatever it saw before.
 	[ -n "$HUNG" ] || stop_bg
 	restore_links
 	if [ -z "$HUNG" ]; then
 		if crashed; then
 			HUNG="$T ($CRASH)"
 		elif ! rtnl_alive; then
-			HUNG="$T (RTNL held: ip link does not return)"
+			HUNG="$T (RTNL held: ip link does not return in 10 s: $(stuck_where "$STUCK"))"
 		fi
 	fi
-	# the blocked tasks of a stuck kernel, for the test's dmesg log
 	if [ -n "$HUNG" ]; then
+		# the blocked tasks of a stuck kernel, for the test's dmesg log
 		SYSRQ=1
 		{ echo w > /proc/sysrq-trigger; sleep 1; } 2>/dev/null
+		r=1
+		WHY="${WHY:+$WHY; }the kernel is stuck or crashed since $HUNG"
 	fi
 	bad=$(dmesg | tail -n +$((marks + 1)) | grep -E "$DMESG_BAD" | not_sysrq | head -3)
 	if [ -n "$bad" ]; then
 		r=1
 		WHY="kernel: $(echo "$bad" | head -1)${WHY:+; $WHY}"
-		dmesg | tail -n +$((marks + 1)) > "$LOGS/$T.dmesg.txt"
 	fi
 	took=$(( $(cut -d. -f1 /proc/uptime) - start ))
 	# a failed test's kernel log, whatever failed it
