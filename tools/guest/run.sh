@@ -13,7 +13,10 @@
 #
 # Bounded by TIMEOUT_S (default 600); no QEMU is left running, whatever
 # happens. ARGS (comma separated, no spaces) are passed to the job.
-# Exits with the job's exit code, or 1 if the guest crashed or timed out.
+# Exits with the job's exit code, or 1 if the guest crashed, timed out or
+# did not power off by itself once the job had ended (a kernel stuck
+# behind the job: a task in D state, RTNL held, is a failure even when
+# the job's own checks passed).
 #
 # Host-side requests: QEMU's QMP monitor listens on results/qmp.sock.
 # The job asks for a host action by writing results/hostreq/ID.req, one
@@ -79,7 +82,10 @@ esac
 # test tools are built from those sources with them: "make check"
 # builds the tools before the jobs that use them, so their binaries,
 # which exist for some jobs and not yet for others, are not hashed).
-# Only a pass is kept, in build/guest-cache/JOB.
+# Only a clean pass is kept, in build/guest-cache/JOB: the job's rc 0, no
+# kernel crash on the console, and a guest that powered off by itself
+# (QEMU's exit 0). The cache's "clean" file says so; an entry without it
+# (a stuck or failed run, or one kept by an older run.sh) is never used.
 CACHE=$REPO/build/guest-cache/$RUN
 inputs_key() {
 	{
@@ -96,6 +102,7 @@ key=
 if [ "${XSKZC_REUSE:-0}" = 1 ]; then
 	key=$(inputs_key)
 	if [ -f "$CACHE/key" ] && [ "$(cat "$CACHE/key")" = "$key" ] &&
+	   [ -f "$CACHE/clean" ] &&
 	   [ -f "$CACHE/res/rc" ] && [ "$(cat "$CACHE/res/rc")" = 0 ]; then
 		rm -rf "$RES"
 		cp -a "$CACHE/res" "$RES"
@@ -259,11 +266,25 @@ if [ ! -f "$RES/rc" ]; then
 fi
 rc=$(cat "$RES/rc")
 echo "guest: $JOB finished in $elapsed s (rc $rc)"
+# A failed, crashed or stuck run is never reused: drop what an earlier
+# pass with other inputs left, so that nothing can stand for this run.
+[ -z "$key" ] || rm -rf "$CACHE"
 [ -z "$crash" ] || exit 1
+# The job ended, but the guest did not power off: something in the
+# kernel (a task stuck in D state, RTNL held) kept init's shutdown from
+# ending, or QEMU was stopped for it. The job's verdict cannot stand.
+if [ $stuck -ne 0 ] || [ $qrc -ne 0 ]; then
+	how="QEMU exit $qrc"
+	[ $stuck -eq 0 ] || how="stopped 20 s after the job"
+	echo "guest: the console's last lines:"
+	grep -v -E '^\[ *[0-9]+\.[0-9]+\] *$' "$RES/console.log" | tail -n 20
+	echo "guest: FAIL: $JOB ended (rc $rc), but the guest did not power off by itself ($how): the kernel is stuck behind it (console: build/guest-run/$RUN/console.log)"
+	exit 1
+fi
 if [ -n "$key" ] && [ "$rc" = 0 ]; then
-	rm -rf "$CACHE"
 	mkdir -p "$CACHE"
 	rm -f "$RES/qmp.sock"
-	cp -a "$RES" "$CACHE/res" && echo "$key" > "$CACHE/key"
+	cp -a "$RES" "$CACHE/res" && echo "$key" > "$CACHE/key" &&
+		echo "rc 0, powered off, no crash" > "$CACHE/clean"
 fi
 exit "$rc"
