@@ -898,6 +898,39 @@ static void am65_xdp_tx_on_a_zero_copy_queue_sends_the_frame(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, t->tx_chn->xsk_done, 0);
 }
 
+/* The buffer XDP_TX sent comes back once the TX channel completed it:
+ * the TX cleanup (am65-cpsw-nuss.c's, for a descriptor of the XSK type)
+ * leaves it for the RX NAPI, the only one that may free into the pool,
+ * whose next poll posts it again. It is no socket frame: nothing goes to
+ * the completion ring.
+ */
+static void am65_xdp_tx_buffer_comes_back_once_sent(struct kunit *test)
+{
+	struct am65_test *t = test->priv;
+	struct xdp_buff *buf;
+
+	t->ports[0].xdp_prog = fake_prog_create(test, XDP_TX);
+	KUNIT_ASSERT_EQ(test, am65_test_pool_setup(t, t->x->pool), 0);
+	buf = am65_test_rx_buf(t, 0);
+	am65_test_rx_done(t, 0, t->ports[0].port_id, 60);
+	am65_test_rx_napi(t);
+	KUNIT_ASSERT_EQ(test, t->chn.pushed, 1);
+
+	/* the channel completed it: what the TX NAPI pops goes here */
+	local_bh_disable();
+	am65_cpsw_xsk_tx_cleanup(t->tx_chn, t->chn.ring[--t->chn.pushed]);
+	local_bh_enable();
+	KUNIT_EXPECT_EQ(test, t->tx_chn->xsk_done, 0);
+	KUNIT_EXPECT_EQ(test, k3_cppi_desc_pool_avail(t->tx_chn->desc_pool),
+			AM65_TEST_DESCS);
+
+	am65_test_rx_napi(t);
+	KUNIT_ASSERT_EQ(test, t->rxc.pushed, 5);
+	KUNIT_EXPECT_PTR_EQ(test, am65_test_rx_buf(t, 4), buf);
+	KUNIT_EXPECT_EQ(test, fake_fq_taken(t->x), 4);
+	KUNIT_EXPECT_EQ(test, fake_cq_take(t->x), 0);
+}
+
 /* A pool change that fails after the driver's prepare, at the DMA map,
  * the library's last step that can fail, leaves the queue as it was:
  * the shared flow and TX channel keep the description page mode and
@@ -947,6 +980,7 @@ static struct kunit_case am65_queue_cases[] = {
 	KUNIT_CASE(am65_pool_change_stops_rx_and_xdp_before_the_tx_channel),
 	KUNIT_CASE(am65_pool_change_turns_the_host_port_on_last),
 	KUNIT_CASE(am65_xdp_tx_on_a_zero_copy_queue_sends_the_frame),
+	KUNIT_CASE(am65_xdp_tx_buffer_comes_back_once_sent),
 	KUNIT_CASE(am65_failed_dma_map_leaves_the_queue_untouched),
 	{}
 };
