@@ -859,11 +859,129 @@ static void am65_pool_change_turns_the_host_port_on_last(struct kunit *test)
 			   "tx-start rx-enable txqs-run host-port-on");
 }
 
+/* XDP_TX on a zero-copy queue sends the frame, as page mode on the same
+ * netdev does: the XSK buffer itself goes on the queue's TX channel, at
+ * the DMA address of its data, tagged for the port, and the library
+ * counts it sent, not dropped.
+ */
+static void am65_xdp_tx_on_a_zero_copy_queue_sends_the_frame(struct kunit *test)
+{
+	struct am65_test *t = test->priv;
+	struct cppi5_host_desc_t *desc;
+	struct xsk_zc_rx_stats st;
+	struct xdp_buff *buf;
+	u32 port_id, len;
+	dma_addr_t dma;
+
+	t->ports[0].xdp_prog = fake_prog_create(test, XDP_TX);
+	KUNIT_ASSERT_EQ(test, am65_test_pool_setup(t, t->x->pool), 0);
+	KUNIT_ASSERT_EQ(test, t->rxc.pushed, 4);
+
+	buf = am65_test_rx_buf(t, 0);
+	am65_test_rx_done(t, 0, t->ports[0].port_id, 60);
+	am65_test_rx_napi(t);
+
+	xsk_zc_rx_stats_read(&t->flow->zrx, &st);
+	KUNIT_EXPECT_EQ(test, st.xdp_tx, 1);
+	KUNIT_EXPECT_EQ(test, st.drop, 0);
+	KUNIT_ASSERT_EQ(test, t->chn.pushed, 1);
+
+	desc = t->chn.ring[0];
+	cppi5_hdesc_get_obuf(desc, &dma, &len);
+	KUNIT_EXPECT_EQ(test, dma, xsk_buff_xdp_get_dma(buf));
+	KUNIT_EXPECT_EQ(test, len, 60);
+	KUNIT_EXPECT_EQ(test, cppi5_hdesc_get_pktlen(desc), 60);
+	cppi5_desc_get_tags_ids(&desc->hdr, NULL, &port_id);
+	KUNIT_EXPECT_EQ(test, port_id, t->ports[0].port_id);
+	/* on the wire, not back in the pool: the refill had none to post */
+	KUNIT_EXPECT_EQ(test, t->rxc.pushed, 4);
+	KUNIT_EXPECT_EQ(test, t->tx_chn->xsk_done, 0);
+}
+
+/* The buffer XDP_TX sent comes back once the TX channel completed it:
+ * the TX cleanup (am65-cpsw-nuss.c's, for a descriptor of the XSK type)
+ * leaves it for the RX NAPI, the only one that may free into the pool,
+ * whose next poll posts it again. It is no socket frame: nothing goes to
+ * the completion ring.
+ */
+static void am65_xdp_tx_buffer_comes_back_once_sent(struct kunit *test)
+{
+	struct am65_test *t = test->priv;
+	struct xdp_buff *buf;
+
+	t->ports[0].xdp_prog = fake_prog_create(test, XDP_TX);
+	KUNIT_ASSERT_EQ(test, am65_test_pool_setup(t, t->x->pool), 0);
+	buf = am65_test_rx_buf(t, 0);
+	am65_test_rx_done(t, 0, t->ports[0].port_id, 60);
+	am65_test_rx_napi(t);
+	KUNIT_ASSERT_EQ(test, t->chn.pushed, 1);
+
+	/* the channel completed it: what the TX NAPI pops goes here */
+	local_bh_disable();
+	am65_cpsw_xsk_tx_cleanup(t->tx_chn, t->chn.ring[--t->chn.pushed]);
+	local_bh_enable();
+	KUNIT_EXPECT_EQ(test, t->tx_chn->xsk_done, 0);
+	KUNIT_EXPECT_EQ(test, k3_cppi_desc_pool_avail(t->tx_chn->desc_pool),
+			AM65_TEST_DESCS);
+
+	am65_test_rx_napi(t);
+	KUNIT_ASSERT_EQ(test, t->rxc.pushed, 5);
+	KUNIT_EXPECT_PTR_EQ(test, am65_test_rx_buf(t, 4), buf);
+	KUNIT_EXPECT_EQ(test, fake_fq_taken(t->x), 4);
+	KUNIT_EXPECT_EQ(test, fake_cq_take(t->x), 0);
+}
+
+/* A pool change that fails after the driver's prepare, at the DMA map,
+ * the library's last step that can fail, leaves the queue as it was:
+ * the shared flow and TX channel keep the description page mode and
+ * the other ports run on, and nothing was stopped.
+ */
+static void am65_failed_dma_map_leaves_the_queue_untouched(struct kunit *test)
+{
+	struct am65_test *t = test->priv;
+	struct fake_xsk *y = fake_xsk_create_sized(test, 4096, FAKE_XSK_RING);
+	struct fake_xsk_cfg cfg = { .qid = 1, .copy = true };
+	struct device *dma_dev = t->nic->dma_dev;
+	struct xsk_zc_rx_ring *zrx = &t->flow->zrx;
+	struct xsk_zc_tx_ring *ztx = &t->tx_chn->ztx;
+	struct xsk_zc_rx_ring zrx_before;
+	struct xsk_zc_tx_ring ztx_before;
+
+	/* a pool no device has mapped yet (t->x's is the fake NIC's) */
+	KUNIT_ASSERT_EQ(test, fake_xsk_bind(y, t->nic, &cfg), 0);
+	t->tx_chn->xsk_done = 3;	/* what the last pool left */
+	memcpy(&zrx_before, zrx, sizeof(zrx_before));
+	memcpy(&ztx_before, ztx, sizeof(ztx_before));
+
+	/* a device that can reach no memory: every mapping fails */
+	dma_dev->dma_mask = NULL;
+	KUNIT_EXPECT_EQ(test, am65_test_pool_setup(t, y->copy_pool), -ENOMEM);
+	dma_dev->dma_mask = &dma_dev->coherent_dma_mask;
+
+	KUNIT_EXPECT_PTR_EQ(test, zrx->netdev, zrx_before.netdev);
+	KUNIT_EXPECT_PTR_EQ(test, zrx->xdp_rxq, zrx_before.xdp_rxq);
+	KUNIT_EXPECT_EQ(test, zrx->gap, zrx_before.gap);
+	KUNIT_EXPECT_EQ(test, zrx->count, zrx_before.count);
+	KUNIT_EXPECT_PTR_EQ(test, ztx->netdev, ztx_before.netdev);
+	KUNIT_EXPECT_PTR_EQ(test, ztx->txq, ztx_before.txq);
+	KUNIT_EXPECT_EQ(test, ztx->reserve, ztx_before.reserve);
+	KUNIT_EXPECT_EQ(test, t->tx_chn->xsk_done, 3);
+	KUNIT_EXPECT_MEMEQ(test, zrx, &zrx_before, sizeof(zrx_before));
+	KUNIT_EXPECT_MEMEQ(test, ztx, &ztx_before, sizeof(ztx_before));
+	/* page mode runs on: nothing stopped, its pages still posted */
+	KUNIT_EXPECT_STREQ(test, t->log, "");
+	KUNIT_EXPECT_EQ(test, am65_test_pages_posted(t), AM65_TEST_PAGES);
+	t->tx_chn->xsk_done = 0;
+}
+
 static struct kunit_case am65_queue_cases[] = {
 	KUNIT_CASE(am65_zero_copy_takes_the_pages_off_the_ring),
 	KUNIT_CASE(am65_leaving_zero_copy_reposts_the_same_pages),
 	KUNIT_CASE(am65_pool_change_stops_rx_and_xdp_before_the_tx_channel),
 	KUNIT_CASE(am65_pool_change_turns_the_host_port_on_last),
+	KUNIT_CASE(am65_xdp_tx_on_a_zero_copy_queue_sends_the_frame),
+	KUNIT_CASE(am65_xdp_tx_buffer_comes_back_once_sent),
+	KUNIT_CASE(am65_failed_dma_map_leaves_the_queue_untouched),
 	{}
 };
 

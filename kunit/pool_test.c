@@ -457,7 +457,8 @@ static void failed_dma_map_leaves_the_queue_untouched(struct kunit *test)
 	nic->dma_dev->dma_mask = NULL;
 	KUNIT_EXPECT_NE(test, fake_xsk_bind(x, nic, &zc_q1), 0);
 	nic->dma_dev->dma_mask = &nic->dma_dev->coherent_dma_mask;
-	KUNIT_EXPECT_EQ(test, nic->prepares, 1);
+	/* the driver's prepare, which may describe the rings, comes last */
+	KUNIT_EXPECT_EQ(test, nic->prepares, 0);
 	nothing_changed(test, nic, 1, NULL);
 }
 

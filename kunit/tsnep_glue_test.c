@@ -418,6 +418,148 @@ static void tsnep_glue_queue_stop_ends_while_the_poll_stays_scheduled(struct kun
 	tsnep_zc_queue_start(g->netdev, 0);
 }
 
+/* The hardware under steady XDP_TX: each pass it writes back a frame on
+ * the next RX descriptor the driver posted and raises the queue's
+ * interrupt, then sends what the driver had queued on the TX ring two
+ * passes before. The frames of the last two passes are in flight, so
+ * the TX ring is never empty while RX goes on.
+ */
+struct tsnep_glue_traffic {
+	struct tsnep_glue *g;
+	int rx_next;		/* the next RX descriptor it writes back */
+	u32 rx_frames;
+};
+
+/* Writes back the TX descriptors from tx->read up to @end */
+static void tsnep_glue_tx_done_to(struct tsnep_glue *g, int end)
+{
+	struct tsnep_tx *tx = &g->adapter->tx[0];
+	int i;
+
+	for (i = READ_ONCE(tx->read); i != end; i = (i + 1) & TSNEP_RING_MASK) {
+		struct tsnep_tx_entry *entry = &tx->entry[i];
+
+		WRITE_ONCE(entry->desc_wb->properties,
+			   READ_ONCE(entry->desc->properties));
+	}
+	WRITE_ONCE(tsnep_glue_regs[TSNEP_CONTROL / sizeof(u32)], 0);
+}
+
+static int tsnep_glue_traffic_thread(void *data)
+{
+	struct tsnep_glue_traffic *tr = data;
+	struct tsnep_glue *g = tr->g;
+	struct tsnep_rx *rx = &g->adapter->rx[0];
+	struct tsnep_tx *tx = &g->adapter->tx[0];
+	int tx_end[2];
+
+	tx_end[0] = READ_ONCE(tx->write);
+	tx_end[1] = tx_end[0];
+	while (!kthread_should_stop()) {
+		if (tr->rx_next != READ_ONCE(rx->write)) {
+			struct tsnep_rx_entry *entry = &rx->entry[tr->rx_next];
+			u32 props = le32_to_cpu(READ_ONCE(entry->desc->properties));
+
+			/* 60 bytes of frame behind the metadata, and the FCS */
+			WRITE_ONCE(entry->desc_wb->properties,
+				   cpu_to_le32((props & TSNEP_DESC_OWNER_COUNTER_MASK) |
+					       (TSNEP_RX_INLINE_METADATA_SIZE + 60 +
+						ETH_FCS_LEN)));
+			tr->rx_next = (tr->rx_next + 1) & TSNEP_RING_MASK;
+			tr->rx_frames++;
+			WRITE_ONCE(tsnep_glue_regs[ECM_INT_ACTIVE / sizeof(u32)],
+				   ECM_INT_RX_0 | ECM_INT_TX_0);
+			local_bh_disable();
+			generic_handle_irq_safe(g->irq);
+			local_bh_enable();
+		}
+		tsnep_glue_tx_done_to(g, tx_end[0]);
+		tx_end[0] = tx_end[1];
+		tx_end[1] = READ_ONCE(tx->write);
+		usleep_range(100, 200);
+	}
+	return 0;
+}
+
+/* The test's program is no loaded one (no reference to put): it is set
+ * and cleared where ndo_bpf's tsnep_xdp_setup_prog() swaps it.
+ */
+static void tsnep_glue_xdp_prog_remove(void *data)
+{
+	struct tsnep_glue *g = data;
+
+	WRITE_ONCE(g->adapter->xdp_prog, NULL);
+}
+
+/* An XDP program that sends every frame back (XDP_TX) on a zero-copy
+ * queue whose RX goes on: stopping the queue waits for its TX ring to
+ * drain, and must end although every poll it schedules receives more
+ * frames to send. Nothing may refill the ring once the drain began.
+ */
+static void tsnep_glue_queue_stop_ends_under_steady_xdp_tx(struct kunit *test)
+{
+	struct fake_xsk_cfg cfg = { .qid = 0, .need_wakeup = true };
+	struct tsnep_glue_traffic tr = {};
+	struct task_struct *traffic, *thread;
+	struct xsk_zc_rx_stats st;
+	struct bpf_prog *prog;
+	struct tsnep_glue *g;
+	struct tsnep_tx *tx;
+	struct fake_xsk *x;
+	unsigned long end;
+	bool stopped;
+
+	g = tsnep_glue_up(test);
+	tx = &g->adapter->tx[0];
+	prog = fake_prog_create(test, XDP_TX);
+	WRITE_ONCE(g->adapter->xdp_prog, prog);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, tsnep_glue_xdp_prog_remove,
+							g), 0);
+
+	x = fake_xsk_create(test);
+	KUNIT_ASSERT_EQ(test, fake_fq_put(x, 16), 16);
+	KUNIT_ASSERT_EQ(test, fake_xsk_bind_dev(x, g->netdev, &cfg), 0);
+	KUNIT_ASSERT_PTR_EQ(test, xsk_zc_tx_pool(&tx->ztx), x->pool);
+
+	tr.g = g;
+	tr.rx_next = READ_ONCE(g->adapter->rx[0].read);
+	traffic = kthread_run(tsnep_glue_traffic_thread, &tr, "tsnep_glue_traffic");
+	KUNIT_ASSERT_FALSE(test, IS_ERR(traffic));
+	/* steady: frames came in and went back out */
+	msleep(200);
+	xsk_zc_rx_stats_read(&g->adapter->rx[0].zrx, &st);
+	KUNIT_EXPECT_GT(test, st.xdp_tx, 10);
+
+	thread = kthread_run(tsnep_glue_stop_thread, g, "tsnep_glue_stop");
+	if (IS_ERR(thread)) {
+		kthread_stop(traffic);
+		KUNIT_FAIL(test, "no stop thread");
+		return;
+	}
+	stopped = wait_for_completion_timeout(&g->stopped, 10 * HZ);
+	xsk_zc_rx_stats_read(&g->adapter->rx[0].zrx, &st);
+	kthread_stop(traffic);
+	KUNIT_EXPECT_TRUE_MSG(test, stopped,
+			      "queue stop still draining the TX ring after 10 s, XDP_TX %llu, RX frames %u",
+			      st.xdp_tx, tr.rx_frames);
+	/* without new frames, the hardware sends what is left: it ends */
+	end = jiffies + 20 * HZ;
+	while (!stopped && time_before(jiffies, end)) {
+		tsnep_glue_tx_done_to(g, READ_ONCE(tx->write));
+		stopped = wait_for_completion_timeout(&g->stopped, HZ / 50);
+	}
+	if (!stopped) {
+		g->stuck = true;
+		x->sock = NULL;
+		KUNIT_FAIL(test, "stop still waiting once the traffic ended, TX read %d write %d",
+			   READ_ONCE(tx->read), tx->write);
+		return;
+	}
+	KUNIT_EXPECT_EQ(test, READ_ONCE(tx->read), tx->write);
+
+	tsnep_zc_queue_start(g->netdev, 0);
+}
+
 /* A socket's frames go out on tsnep's descriptors, at their UMEM DMA
  * addresses, and come back on the completion ring once the hardware
  * wrote the descriptors back and raised the queue's interrupt, which
@@ -472,6 +614,7 @@ static struct kunit_case tsnep_glue_cases[] = {
 	KUNIT_CASE(tsnep_glue_zc_rx_pass_has_the_metadata_timestamp),
 	KUNIT_CASE(tsnep_glue_zc_tx_completes_through_the_queue_interrupt),
 	KUNIT_CASE_SLOW(tsnep_glue_queue_stop_ends_while_the_poll_stays_scheduled),
+	KUNIT_CASE_SLOW(tsnep_glue_queue_stop_ends_under_steady_xdp_tx),
 	{}
 };
 

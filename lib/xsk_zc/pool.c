@@ -303,13 +303,6 @@ static int xsk_zc_pool_enable(struct xsk_zc_dev *zc, struct xsk_buff_pool *pool,
 	if (err)
 		return err;
 
-	if (ops->prepare) {
-		err = ops->prepare(dev, qid, pool);
-		if (err)
-			return xsk_zc_reject(zc, err,
-					     "the driver cannot take the pool");
-	}
-
 	bufs = kvcalloc(rx->count, sizeof(*bufs), GFP_KERNEL);
 	if (!bufs)
 		return xsk_zc_reject(zc, -ENOMEM,
@@ -319,6 +312,19 @@ static int xsk_zc_pool_enable(struct xsk_zc_dev *zc, struct xsk_buff_pool *pool,
 	if (err) {
 		kvfree(bufs);
 		return xsk_zc_reject(zc, err, "cannot DMA-map the UMEM");
+	}
+
+	/* Last of the steps that can fail: a prepare that succeeds may
+	 * describe the rings for the pool, since nothing fails after it.
+	 */
+	if (ops->prepare) {
+		err = ops->prepare(dev, qid, pool);
+		if (err) {
+			xsk_pool_dma_unmap(pool, XSK_ZC_DMA_ATTRS);
+			kvfree(bufs);
+			return xsk_zc_reject(zc, err,
+					     "the driver cannot take the pool");
+		}
 	}
 	if (rx->xdp_rxq)
 		xsk_pool_set_rxq_info(pool, rx->xdp_rxq);
@@ -413,7 +419,7 @@ static int xsk_zc_pool_disable(struct xsk_zc_dev *zc, u32 qid)
  * @qid: queue index
  *
  * The driver's ``ndo_bpf(XDP_SETUP_XSK_POOL)``. Attaching validates the
- * queue id and the frame size, runs ``ops->prepare``, DMA-maps the UMEM,
+ * queue id and the frame size, DMA-maps the UMEM, runs ``ops->prepare``,
  * then stops the queue (when the netdev runs), publishes the pool,
  * restarts the queue and kicks its NAPI. Detaching stops the queue,
  * waits for readers, clears the pool, frees the buffers on the ring,

@@ -158,8 +158,11 @@ struct xsk_zc_tx_ring {
  *	(freed by a suspend or a reset, or beyond the current queue count)
  * @tx_ring: the TX ring of a queue; NULL while the queue has no rings
  * @prepare: optional; check that the queue can take @pool and describe
- *	its rings for it. Runs before the queue is stopped and may fail; it
- *	must not allocate, since nothing undoes it on a later failure.
+ *	its rings for it. Runs before the queue is stopped, the last step of
+ *	a setup that may fail (after the buffer array, sized from the RX
+ *	ring's count, and the DMA map): it checks everything before it
+ *	changes anything, so a failed prepare leaves the queue untouched.
+ *	It must not allocate: nothing undoes a prepare when the pool goes.
  * @queue_stop: stop the queue's hardware rings and disable its NAPI; must
  *	not fail. Only called while the netdev is running.
  * @queue_start: reconfigure the rings from what they hold now (pool or

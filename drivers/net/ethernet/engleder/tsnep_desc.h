@@ -245,7 +245,9 @@ static inline bool tsnep_rx_zc_xmit_zc(struct xsk_zc_rx_ring *zrx,
 
 	nq = netdev_get_tx_queue(rx->adapter->netdev, rx->tx_queue_index);
 	__netif_tx_lock(nq, smp_processor_id());
-	if (tsnep_tx_desc_available(tx) >= TSNEP_TX_RESERVE + 1) {
+	/* not on a ring tsnep_tx_disable() drains */
+	if (!tx->disabled &&
+	    tsnep_tx_desc_available(tx) >= TSNEP_TX_RESERVE + 1) {
 		entry = &tx->entry[tx->write];
 		entry->xsk_xdp = xdp;
 		entry->type = TSNEP_TX_TYPE_XSK_XDP_TX;

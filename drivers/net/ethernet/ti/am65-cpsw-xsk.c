@@ -9,6 +9,8 @@
  * receive and skip their XDP programs. An RX descriptor's swdata holds
  * its buffer, so the library's bufs[] stays empty and next() counts
  * zrx.pending itself. Each CPPI push is its own doorbell: no kicks.
+ * XDP_TX sends the XSK buffer itself on the queue's TX channel; a TX
+ * descriptor's swdata holds that buffer, or NULL for a socket's frame.
  *
  * A pool change stops and restarts the flow and one TX channel without
  * touching what the interface's open set up: both XDP RX queue infos
@@ -122,9 +124,73 @@ static void am65_cpsw_xsk_rx_populate(struct xsk_zc_rx_ring *rx,
 	am65_cpsw_nuss_rx_csum(skb, am65_zrx_flow(rx)->xsk_csum);
 }
 
+/* Sends @len bytes of UMEM at @dma on @desc, a descriptor of @tx_chn's
+ * pool, for @ndev's port. @xdp is the buffer of an XDP_TX frame, NULL
+ * for a socket's frame: am65_cpsw_xsk_tx_cleanup() tells them apart by
+ * it. On error @desc is back in the pool.
+ */
+static int am65_cpsw_xsk_tx_push(struct am65_cpsw_tx_chn *tx_chn,
+				 struct cppi5_host_desc_t *desc,
+				 struct net_device *ndev, struct xdp_buff *xdp,
+				 dma_addr_t dma, u32 len)
+{
+	dma_addr_t desc_dma = k3_cppi_desc_pool_virt2dma(tx_chn->desc_pool,
+							 desc);
+	int ret;
+
+	am65_cpsw_nuss_set_buf_type(tx_chn, desc, AM65_CPSW_TX_BUF_TYPE_XSK);
+	cppi5_hdesc_init(desc, CPPI5_INFO0_HDESC_EPIB_PRESENT,
+			 AM65_CPSW_NAV_PS_DATA_SIZE);
+	cppi5_hdesc_set_pkttype(desc, AM65_CPSW_CPPI_TX_PKT_TYPE);
+	cppi5_hdesc_set_pktlen(desc, len);
+	cppi5_desc_set_pktids(&desc->hdr, 0, AM65_CPSW_CPPI_TX_FLOW_ID);
+	cppi5_desc_set_tags_ids(&desc->hdr, 0, am65_ndev_to_port(ndev)->port_id);
+	*(struct xdp_buff **)cppi5_hdesc_get_swdata(desc) = xdp;
+	k3_udma_glue_tx_dma_to_cppi5_addr(tx_chn->tx_chn, &dma);
+	cppi5_hdesc_attach_buf(desc, dma, len, dma, len);
+	spin_lock(&tx_chn->lock);	/* other ports push here too */
+	ret = k3_udma_glue_push_tx_chn(tx_chn->tx_chn, desc, desc_dma);
+	spin_unlock(&tx_chn->lock);
+	if (unlikely(ret))
+		k3_cppi_desc_pool_free(tx_chn->desc_pool, desc);
+	return ret;
+}
+
+/* XDP_TX: the XSK buffer itself goes out on the queue's TX channel, the
+ * one bound to the same pool, and back to the pool through
+ * am65_cpsw_xsk_tx_cleanup() once the channel completed it. Under the
+ * queue's TX lock, as page mode's XDP_TX: a channel stopped for a pool
+ * change takes nothing, and the stack keeps its reserve of descriptors.
+ * Each push is its own doorbell: no xmit_flush.
+ */
+static bool am65_cpsw_xsk_rx_xmit(struct xsk_zc_rx_ring *rx,
+				  struct xdp_buff *xdp, dma_addr_t dma, u32 len)
+{
+	struct am65_cpsw_common *common = am65_zrx_flow(rx)->common;
+	struct am65_cpsw_tx_chn *tx_chn = &common->tx_chns[rx->qid];
+	struct k3_cppi_desc_pool *pool = tx_chn->desc_pool;
+	struct netdev_queue *nq = netdev_get_tx_queue(rx->netdev, rx->qid);
+	struct cppi5_host_desc_t *desc = NULL;
+	bool sent = false;
+
+	__netif_tx_lock(nq, smp_processor_id());
+	if (likely(!READ_ONCE(tx_chn->stopped) &&
+		   xsk_zc_tx_claimable(&tx_chn->ztx,
+				       k3_cppi_desc_pool_avail(pool), 1)))
+		desc = k3_cppi_desc_pool_alloc(pool);
+	if (likely(desc))
+		sent = !am65_cpsw_xsk_tx_push(tx_chn, desc, rx->netdev, xdp,
+					      dma, len);
+	if (likely(sent))
+		txq_trans_cond_update(nq);
+	__netif_tx_unlock(nq);
+	return sent;
+}
+
 static const struct xsk_zc_rx_hw am65_cpsw_xsk_rx_hw = {
 	.next = am65_cpsw_xsk_rx_next,
 	.fill = am65_cpsw_xsk_rx_fill,
+	.xmit_zc = am65_cpsw_xsk_rx_xmit,
 	.populate = am65_cpsw_xsk_rx_populate,
 };
 
@@ -163,32 +229,15 @@ static void am65_cpsw_xsk_tx_fill(struct xsk_zc_tx_ring *tx,
 {
 	struct am65_cpsw_tx_chn *tx_chn = am65_ztx_chn(tx);
 	struct cppi5_host_desc_t *desc;
-	dma_addr_t desc_dma;
-	int ret;
 
 	desc = tx_chn->xsk_claimed[--tx_chn->xsk_nclaimed];
-	desc_dma = k3_cppi_desc_pool_virt2dma(tx_chn->desc_pool, desc);
-	am65_cpsw_nuss_set_buf_type(tx_chn, desc, AM65_CPSW_TX_BUF_TYPE_XSK);
-	cppi5_hdesc_init(desc, CPPI5_INFO0_HDESC_EPIB_PRESENT,
-			 AM65_CPSW_NAV_PS_DATA_SIZE);
-	cppi5_hdesc_set_pkttype(desc, AM65_CPSW_CPPI_TX_PKT_TYPE);
-	cppi5_hdesc_set_pktlen(desc, xd->len);
-	cppi5_desc_set_pktids(&desc->hdr, 0, AM65_CPSW_CPPI_TX_FLOW_ID);
-	cppi5_desc_set_tags_ids(&desc->hdr, 0,
-				am65_ndev_to_port(tx->netdev)->port_id);
-	k3_udma_glue_tx_dma_to_cppi5_addr(tx_chn->tx_chn, &dma);
-	cppi5_hdesc_attach_buf(desc, dma, xd->len, dma, xd->len);
-	spin_lock(&tx_chn->lock);	/* other ports push here too */
-	ret = k3_udma_glue_push_tx_chn(tx_chn->tx_chn, desc, desc_dma);
-	spin_unlock(&tx_chn->lock);
 	/* The channel's ring holds every descriptor of its pool: a push
 	 * fails only on a channel torn down under us, which completes
 	 * nothing anyway. Count the frame done, as the stack drops an skb.
 	 */
-	if (unlikely(ret)) {
-		k3_cppi_desc_pool_free(tx_chn->desc_pool, desc);
+	if (unlikely(am65_cpsw_xsk_tx_push(tx_chn, desc, tx->netdev, NULL,
+					   dma, xd->len)))
 		tx_chn->xsk_done++;
-	}
 }
 
 static const struct xsk_zc_tx_hw am65_cpsw_xsk_tx_hw = {
@@ -196,6 +245,28 @@ static const struct xsk_zc_tx_hw am65_cpsw_xsk_tx_hw = {
 	.unclaim = am65_cpsw_xsk_tx_unclaim,
 	.fill = am65_cpsw_xsk_tx_fill,
 };
+
+/**
+ * am65_cpsw_xsk_tx_cleanup - give back a zero-copy TX descriptor
+ * @tx_chn: the TX channel that completed it, or whose teardown returns it
+ * @desc: a descriptor of type %AM65_CPSW_TX_BUF_TYPE_XSK
+ *
+ * A socket's frame counts for the next TX poll's completion; the buffer
+ * of an XDP_TX frame goes back towards the pool (xsk_zc_tx_xdp_done()).
+ *
+ * Context: the channel's TX NAPI, or with the channel stopped.
+ */
+void am65_cpsw_xsk_tx_cleanup(struct am65_cpsw_tx_chn *tx_chn,
+			      struct cppi5_host_desc_t *desc)
+{
+	struct xdp_buff *xdp = *(struct xdp_buff **)cppi5_hdesc_get_swdata(desc);
+
+	if (xdp)
+		xsk_zc_tx_xdp_done(&tx_chn->ztx, xdp);
+	else
+		tx_chn->xsk_done++;	/* completed by the next TX poll */
+	k3_cppi_desc_pool_free(tx_chn->desc_pool, desc);
+}
 
 /* The hot path, checked for indirect calls by make lint */
 int am65_cpsw_xsk_rx_poll(struct am65_cpsw_rx_flow *flow, int budget)
