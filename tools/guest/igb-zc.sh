@@ -28,6 +28,10 @@
 #  reopen-N   the same through an XDP program removal, N = fail_page_alloc
 #             times (1: the reopen with the old program works, -1: not)
 #
+# A failure injected must be seen to happen: fail_page_alloc's count of
+# the failures it made, and igb's own message of the ring it could not
+# allocate, in the kernel log after the test's mark.
+#
 # sriov runs last by default: after VFs came and went on nica, traffic
 # through nica was unreliable in the QEMU guest (not investigated).
 # sriov needs CONFIG_PCI_IOV; reinit and reopen-N CONFIG_FAIL_PAGE_ALLOC,
@@ -71,6 +75,10 @@ ran() {
 	skip_allowed igb-zc "$1" || return 0
 	fail "$1: ran, yet tools/guest/allowed-skips lists it as a SKIP (stale entry)"
 }
+
+# mark TAG: a line in the kernel log; since TAG prints the log from it on
+mark() { echo "igb-zc: mark $1" > /dev/kmsg; }
+since() { dmesg | sed -n "/igb-zc: mark $1\$/,\$p"; }
 
 # bounded CMD...: run CMD in the background, wait at most $DEADLINE s.
 # Returns its exit code, or 254 when it is still running (stuck).
@@ -194,18 +202,37 @@ s_sriov() {
 
 # --- a failed reopen: XDP program removal with fail_page_alloc ---------
 FI=/sys/kernel/debug/fail_page_alloc
-fi_on() {	# fi_on TIMES
+# fi_on TIMES: fail TIMES order >= 4 allocations of a failing task; -1,
+# every one, is FI_MANY, more than a test makes: fail_page_alloc counts
+# its times down with each failure, so fi_off can tell how many there were
+FI_MANY=1000
+fi_on() {
+	FI_TIMES=$1
+	[ "$FI_TIMES" = -1 ] && FI_TIMES=$FI_MANY
 	echo 0 > $FI/probability
 	echo N > $FI/ignore-gfp-wait
 	echo N > $FI/ignore-gfp-highmem
 	echo 4 > $FI/min-order	# the 64 KiB descriptor rings of 4096
 	echo Y > $FI/task-filter
 	echo 1 > $FI/interval
-	echo "$1" > $FI/times
+	echo "$FI_TIMES" > $FI/times
 	echo 1 > $FI/verbose
 	echo 100 > $FI/probability
 }
-fi_off() { echo 0 > $FI/probability; }
+# fi_off: no more failures; FI_FIRED: how many allocations failed
+fi_off() {
+	echo 0 > $FI/probability
+	FI_FIRED=$((FI_TIMES - $(cat $FI/times)))
+}
+
+# igb_said TAG REGEX: the first line nica's igb logged since mark TAG
+# that matches the extended REGEX
+igb_said() {
+	since "$1" | grep -F "igb $(basename "$(readlink -f /sys/class/net/$NICA/device)")" |
+		grep -E -m1 "$2"
+}
+# what igb logs when it cannot allocate a ring (or its queues)
+NO_RING='Allocation for [RT]x Queue|Unable to allocate memory for'
 
 # in a task that fails order >= 4 page allocations
 failing() { sh -c 'echo 1 > /proc/self/make-it-fail && exec "$@"' failing "$@"; }
@@ -215,37 +242,51 @@ prog_id() { ip -d link show dev $NICA | sed -n 's/.*prog\/xdp id \([0-9]*\).*/\1
 is_up() { ip link show dev $NICA | grep -q '<[^>]*[,<]UP[,>]'; }
 
 s_reopen() {	# s_reopen TIMES
-	local times=$1 out rc s t=reopen-$1
+	local times=$1 out rc s ring closed t=reopen-$1
 	mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug
 	[ -d $FI ] || { skip $t "no $FI (CONFIG_FAIL_PAGE_ALLOC)"; return; }
 	ip link set dev $NICA xdpdrv obj $PROG sec xdp 2>"$LOGS/$t.attach.err" ||
 		ip link set dev $NICA xdpdrv obj $PROG 2>>"$LOGS/$t.attach.err" ||
 		{ fail "$t: cannot attach $PROG: $(tail -1 "$LOGS/$t.attach.err")"; return; }
 	info "$t: program $(prog_id) attached"
+	mark $t
 	fi_on "$times"
 	bounded failing ip link set dev $NICA xdpdrv off > "$LOGS/out.txt" 2>&1
 	rc=$?
 	out=$(cat "$LOGS/out.txt")
 	fi_off
 	[ $rc -eq 254 ] && stuck "$t: XDP removal"
-	info "$t: XDP removal with order>=4 allocations failing (times $times): rc=$rc ${out:+($out)}; IFF_UP $(is_up && echo on || echo off), operstate $(cat /sys/class/net/$NICA/operstate), program '$(prog_id)'"
-	dmesg | grep -E 'igb.*(cannot reopen|Allocation|Unable)' | tail -3 | sed 's/^/INFO dmesg: /'
+	info "$t: XDP removal with order>=4 allocations failing (times $times): rc=$rc ${out:+($out)}; $FI_FIRED failed; IFF_UP $(is_up && echo on || echo off), operstate $(cat /sys/class/net/$NICA/operstate), program '$(prog_id)'"
+	since $t | grep -E "igb.*(cannot reopen|$NO_RING)" | tail -3 | sed 's/^/INFO dmesg: /'
+	# It must fail for the injected failures: the reopen got no ring.
+	# After one, the reopen with the old program works; when every
+	# allocation fails, that one fails too and igb closes the netdev.
+	ring=$(igb_said $t "$NO_RING")
+	closed=$(igb_said $t 'cannot reopen')
 	if [ $rc -eq 0 ]; then
 		fail "$t: the XDP removal reported success although the reopen failed"
+	elif [ "$FI_FIRED" -lt 1 ] || [ -z "$ring" ]; then
+		fail "$t: the XDP removal failed (rc $rc), not for the injected failures: $FI_FIRED allocation(s) failed, igb logged ${ring:-no ring allocation failure}"
 	elif [ -z "$(prog_id)" ]; then
 		fail "$t: the XDP removal failed, yet the program is gone"
+	elif [ "$times" = 1 ] && { [ -n "$closed" ] || ! is_up; }; then
+		fail "$t: after one failed allocation the reopen with the old program failed too: IFF_UP $(is_up && echo on || echo off) ${closed#*: }"
+	elif [ "$times" != 1 ] && { [ -z "$closed" ] || is_up; }; then
+		fail "$t: with every ring allocation failing, igb left the netdev IFF_UP $(is_up && echo on || echo off) and logged ${closed:-no 'cannot reopen'}"
 	else
-		pass "$t: the XDP removal failed and the program stayed: $out"
+		pass "$t: the XDP removal failed for $FI_FIRED injected allocation failure(s) (igb: ${ring#*: }), the program stayed, the netdev $(is_up && echo runs it || echo closed)"
 	fi
 	# a pool setup on the netdev as the failure left it
 	DEADLINE=30
-	bounded "$XSKB" rxdrop -m zc -X -d 1 -Q -i $NICA > "$LOGS/out.txt" 2>&1
+	bounded "$XSKB" rxdrop -m zc -X -d 1 -Q -i $NICA > "$LOGS/$t-bind.log" 2>&1
 	rc=$?
-	out=$(cat "$LOGS/out.txt")
 	[ $rc -eq 254 ] && stuck "$t: ZC bind after the failed reopen"
-	s=$(echo "$out" | grep '^summary' | tail -1)
-	info "$t: ZC bind after it: $s"
-	pass "$t: ZC bind and unbind after the failed reopen returned (rc $rc)"
+	s=$(summary $t-bind)
+	if [ "$(field status "$s")" = ok ] && [ "$(field zerocopy "$s")" = 1 ]; then
+		pass "$t: ZC bind and unbind after the failed reopen: status ok, zerocopy 1"
+	else
+		fail "$t: ZC bind after the failed reopen (rc $rc): ${s:-no summary: $(tail -1 "$LOGS/$t-bind.log")}"
+	fi
 	bounded sh -c "ip link set dev $NICA down && ip link set dev $NICA up" > "$LOGS/out.txt" 2>&1
 	rc=$?
 	out=$(cat "$LOGS/out.txt")
@@ -622,22 +663,36 @@ s_bufsz() {
 # fail_page_alloc leaves it running, down and without NAPI; then a ZC
 # bind, and down/up
 s_reinit() {
-	local out rc s t=reinit
+	local out rc s c ring t=reinit
 	mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug
 	[ -d $FI ] || { skip $t "no $FI (CONFIG_FAIL_PAGE_ALLOC)"; return; }
+	mark $t
 	fi_on -1
 	bounded failing ethtool -L $NICA combined 1 > "$LOGS/out.txt" 2>&1
 	rc=$?
 	out=$(cat "$LOGS/out.txt")
 	fi_off
 	[ $rc -eq 254 ] && stuck "$t: ethtool -L"
-	info "$t: ethtool -L combined 1 with order>=4 allocations failing: rc=$rc ${out:+($out)}; IFF_UP $(is_up && echo on || echo off), operstate $(cat /sys/class/net/$NICA/operstate)"
+	info "$t: ethtool -L combined 1 with order>=4 allocations failing: rc=$rc ${out:+($out)}; $FI_FIRED failed; IFF_UP $(is_up && echo on || echo off), operstate $(cat /sys/class/net/$NICA/operstate)"
+	# the open after the reinit must have failed for the injected
+	# failures (no ring), said so, and left the netdev IFF_UP: the state
+	# the rest of the test is about
+	ring=$(igb_said $t "$NO_RING")
+	if [ $rc -ne 0 ] && [ "$FI_FIRED" -ge 1 ] && [ -n "$ring" ] && is_up; then
+		pass "$t: ethtool -L failed (rc $rc) for $FI_FIRED injected allocation failure(s) (igb: ${ring#*: }), IFF_UP kept"
+	else
+		fail "$t: ethtool -L combined 1 under fail_page_alloc: rc $rc, $FI_FIRED allocation(s) failed, igb logged ${ring:-no ring allocation failure}, IFF_UP $(is_up && echo on || echo off)"
+	fi
 	DEADLINE=30
-	bounded "$XSKB" rxdrop -m zc -X -d 1 -Q -i $NICA > "$LOGS/out.txt" 2>&1
+	bounded "$XSKB" rxdrop -m zc -X -d 1 -Q -i $NICA > "$LOGS/$t-bind.log" 2>&1
 	rc=$?
 	[ $rc -eq 254 ] && stuck "$t: ZC bind on the netdev the failed open left running"
-	s=$(grep '^summary' "$LOGS/out.txt" | tail -1)
-	pass "$t: ZC bind and unbind on it returned (rc $rc): $(echo "$s" | tr ' ' '\n' | grep -E '^(status|errno|zerocopy)=' | tr '\n' ' ')"
+	s=$(summary $t-bind)
+	if [ "$(field status "$s")" = ok ] && [ "$(field zerocopy "$s")" = 1 ]; then
+		pass "$t: ZC bind and unbind on it: status ok, zerocopy 1"
+	else
+		fail "$t: ZC bind on the netdev the failed open left running (rc $rc): ${s:-no summary: $(tail -1 "$LOGS/$t-bind.log")}"
+	fi
 	bounded sh -c "ip link set dev $NICA down && ip link set dev $NICA up" > "$LOGS/out.txt" 2>&1
 	rc=$?
 	[ $rc -eq 254 ] && stuck "$t: ip link set down/up after the failed open"
@@ -646,7 +701,15 @@ s_reinit() {
 	else
 		fail "$t: down and up again: rc $rc $(cat "$LOGS/out.txt")"
 	fi
-	ethtool -L $NICA combined 2
+	bounded ethtool -L $NICA combined 2 > "$LOGS/out.txt" 2>&1
+	rc=$?
+	[ $rc -eq 254 ] && stuck "$t: ethtool -L combined 2"
+	c=$(ethtool -l $NICA | sed -n '/^Current/,$s/^Combined:[[:space:]]*//p')
+	if [ $rc -eq 0 ] && [ "$c" = 2 ]; then
+		pass "$t: ethtool -L combined 2 without a fault: 2 combined channels"
+	else
+		fail "$t: ethtool -L combined 2: rc $rc $(cat "$LOGS/out.txt"), combined channels '$c'"
+	fi
 	wait_up $NICA
 	ping_back 15 && pass "$t: ping through $NICA ($PING_TRIES tries)" ||
 		fail "$t: no ping through $NICA in 15 s"
