@@ -3,6 +3,8 @@
 # tools/guest/kcheck.sh - sourced by the guest jobs that read the
 # kernel's own detectors back: splats in dmesg and, on the debug kernel
 # (build/guest-x86_64-debug, "uname -r" ending in -debug), kmemleak.
+# It holds the one list of splats every job uses (KERNEL_SPLAT_RE,
+# SPLAT_RE below).
 #
 #   kcheck_init            debugfs; on the debug kernel, once per boot, a
 #                          first kmemleak scan, whose reports (boot, in
@@ -19,22 +21,29 @@ RESULTS=${XSKZC_RESULTS:-/tmp}
 KMEMLEAK=/sys/kernel/debug/kmemleak
 
 # Every detector of the debug kernel, and what the plain kernel says
-# about itself: KASAN, lockdep (circular, recursive, inconsistent and
-# IRQ-unsafe locking, RCU misuse), sleeping in atomic context, ODEBUG,
-# hung tasks, RCU stalls, soft lockups, a softirq left pending when a
-# CPU goes idle, the stack's TX watchdog, WARN/BUG/Oops, kmemleak:
-# KERNEL_SPLAT_RE, which e2e.sh uses too. SPLAT_RE adds igb's own TX
-# hang detector, which a cable pulled with frames queued may set off
-# once: e2e's cable-pull tests count it in their reset-loop check, and
-# the other jobs (the stress, the kunit boot) allow none.
-KERNEL_SPLAT_RE='WARNING:|BUG:|BUG |Oops|Call Trace|general protection|kernel BUG'
+# about itself: KASAN, UBSAN, the DMA API's checks (WARNINGs; and the
+# checker turning itself off), list corruption, lockdep (circular,
+# recursive, inconsistent and IRQ-unsafe locking, RCU misuse),
+# sleeping in atomic context, ODEBUG, hung tasks, RCU stalls, soft
+# lockups, a softirq left pending when a CPU goes idle, the stack's TX
+# watchdog, WARN/BUG/Oops, a panic, a page_pool whose pages are not
+# coming back (page_pool_release_retry(): "stalled pool shutdown"), a
+# netdev whose references are not coming back, kmemleak (reports, and
+# the detector turning itself off): KERNEL_SPLAT_RE, which e2e.sh and
+# igb-zc.sh use too. SPLAT_RE adds igb's own TX hang detector, which a
+# cable pulled with frames queued may set off once: e2e's cable-pull
+# tests count it in their reset-loop check, and the other jobs (the
+# stress, the kunit boot, xskxceiver) allow none.
+KERNEL_SPLAT_RE='WARNING:|BUG:|BUG |Oops|Call Trace|general protection|kernel BUG|Kernel panic'
 KERNEL_SPLAT_RE="$KERNEL_SPLAT_RE|list_add corruption|list_del corruption|refcount_t:|UBSAN|KASAN"
+KERNEL_SPLAT_RE="$KERNEL_SPLAT_RE|DMA-API: .*(disabl|out of memory)"
 KERNEL_SPLAT_RE="$KERNEL_SPLAT_RE|possible circular locking|possible recursive locking"
 KERNEL_SPLAT_RE="$KERNEL_SPLAT_RE|inconsistent lock state|lock held when returning|suspicious RCU usage"
 KERNEL_SPLAT_RE="$KERNEL_SPLAT_RE|sleeping function called from invalid context|scheduling while atomic"
 KERNEL_SPLAT_RE="$KERNEL_SPLAT_RE|ODEBUG|blocked for more than|rcu.*(stall|detected stalls)|soft lockup"
 KERNEL_SPLAT_RE="$KERNEL_SPLAT_RE|watchdog: |NOHZ tick-stop error|NETDEV WATCHDOG"
-KERNEL_SPLAT_RE="$KERNEL_SPLAT_RE|new suspected memory leaks"
+KERNEL_SPLAT_RE="$KERNEL_SPLAT_RE|stalled pool shutdown|unregister_netdevice: waiting for"
+KERNEL_SPLAT_RE="$KERNEL_SPLAT_RE|new suspected memory leaks|Kernel memory leak detector disabled"
 SPLAT_RE="$KERNEL_SPLAT_RE|Detected Tx Unit Hang"
 
 KCHECK_MARK=0

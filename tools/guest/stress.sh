@@ -169,9 +169,13 @@ run_cycles() {
 
 # --- txhang --------------------------------------------------------------
 
-# hang_seen: igb's TX hang message (or the stack's watchdog) since the mark.
+# hang_seen: igb's TX hang message (or the stack's watchdog, or the
+# reset either leads to) since HANG_MARK, the start or the last hang
+# seen: which socket to dump for. The splats of the whole job are
+# kcheck_splats' (kcheck.sh's list), from the job's start.
+HANG_MARK=0
 hang_seen() {
-	dmesg | tail -n +$((KCHECK_MARK + 1)) |
+	dmesg | tail -n +$((HANG_MARK + 1)) |
 		grep -q -E 'Detected Tx Unit Hang|NETDEV WATCHDOG|Reset adapter'
 }
 
@@ -228,11 +232,11 @@ run_txhang() {
 			fi
 			if hang_seen; then
 				echo "stress: txhang round $r $v: TX hang reported:"
-				dmesg | tail -n +$((KCHECK_MARK + 1)) |
+				dmesg | tail -n +$((HANG_MARK + 1)) |
 					grep -A12 -E 'Detected Tx Unit Hang|NETDEV WATCHDOG' | head -30
 				hangs=$((hangs + 1))
 				dump "hang$r.$v.txhang" all
-				kcheck_mark
+				HANG_MARK=$(dmesg | wc -l)
 				FAILED=1
 			elif sender_stalled "hang$r"; then
 				echo "stress: txhang round $r $v: the sender has sent nothing for 5 s"
@@ -256,6 +260,7 @@ kcheck_init
 [ "$BOOT_LEAKS" -eq 0 ] ||
 	echo "stress: kmemleak: $BOOT_LEAKS reports from before the job, not counted (results/kmemleak-boot.txt)"
 kcheck_mark
+HANG_MARK=$KCHECK_MARK
 t_start=$(now)
 case "$MODE" in
 cycles) RATE=${3:-$RATE}; run_cycles "${2:-1000}" ;;
