@@ -125,8 +125,10 @@ _kmemleak_known() {
 		}
 		/^unreferenced object/ { flush() }
 		{ rep = rep $0 "\n" }
-		/^ +\[<[0-9a-f]+>\] / {
-			f = $2
+		# a frame: "    [<address>] fn+0x1a/0x40", or without the
+		# address (kmemleak hides it from a reader without the right)
+		/^ +(\[<[0-9a-f]+>\] )?[A-Za-z0-9_.]+\+0x[0-9a-f]+\/0x[0-9a-f]+/ {
+			f = $NF
 			sub(/\+.*/, "", f)
 			if (why == "" && (f in fn))
 				why = fn[f]
