@@ -123,8 +123,8 @@ _kmemleak_known() {
 			}
 			rep = why = ""
 		}
-		/^unreferenced object/ { flush() }
-		{ rep = rep $0 "\n" }
+		/^unreferenced object/ { flush(); on = 1 }
+		on { rep = rep $0 "\n" }
 		# a frame: "    [<address>] fn+0x1a/0x40", or without the
 		# address (kmemleak hides it from a reader without the right)
 		/^ +(\[<[0-9a-f]+>\] )?[A-Za-z0-9_.]+\+0x[0-9a-f]+\/0x[0-9a-f]+/ {
