@@ -119,7 +119,8 @@ help:
 	@echo '  stage      stage build/linux: Debian linux-source-6.12 + the'
 	@echo '             project files + tools/patches (incremental)'
 	@echo '  kunit      the KUnit suites, built into the debug guest kernel and'
-	@echo '             run at its boot (KASAN, lockdep): kunit.py parses them'
+	@echo '             run at its boot (KASAN, lockdep...): kunit.py parses them;'
+	@echo '             fails on a splat or a kmemleak report too'
 	@echo '  kunit-uml  the same suites in UML (build/kunit): no QEMU, no KASAN'
 	@echo '  lint       checkpatch, kernel-doc, W=1, sparse and the hot-path'
 	@echo '             indirect-call check (x86_64 and arm64 builds, build/lint-*)'
@@ -178,8 +179,8 @@ stage:
 # The suites run at boot of the debug guest kernel, which has them built
 # in (tools/guest/kunit.sh); the tree's kunit.py parses the kernel log
 # the job saves and exits nonzero on any failed, crashed or missing test.
-# The job fails on a splat in that log. One kernel build serves kunit
-# and e2e-debug.
+# The job fails on a splat in that log, and on a kmemleak report after
+# the suites. One kernel build serves kunit and e2e-debug.
 kunit: guest-debug guest-deps
 	@rc=0; \
 	XSKZC_KERNEL=$(DEBUG_KERNEL) XSKZC_MEM=$(DEBUG_MEM) \
@@ -307,8 +308,8 @@ e2e: e2e-build
 			echo 'e2e (tsnep): 0 passed, 1 failed'; }; \
 	exit $$rc
 
-# The debug kernel: e2e's lifecycle tests, then the stress, then
-# kmemleak, in one boot.
+# The debug kernel: a kmemleak scan of boot, e2e's lifecycle tests,
+# then the stress, then kmemleak again, in one boot.
 # Ends with "e2e-debug: OK" or "e2e-debug: FAILED".
 e2e-debug: guest-debug xsk-bench guest-deps
 	@XSKZC_KERNEL=$(DEBUG_KERNEL) XSKZC_MEM=$(DEBUG_MEM) \

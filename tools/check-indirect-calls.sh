@@ -19,7 +19,8 @@
 #
 # Prints one line per finding and a last line
 # "indirect-calls: N findings in M functions"; exits 1 on any finding or
-# error (missing object, missing function).
+# error (missing object, missing function, nm or objdump failing or not
+# showing the function's instructions).
 
 set -uo pipefail
 
@@ -62,27 +63,42 @@ while read -r obj fn arch allowed extra || [ -n "${obj:-}" ]; do
 		findings=$((findings + 1))
 		continue
 	fi
-	syms=$("$NM" --defined-only "$BUILD_DIR/$obj" |
-	       awk -v fn="$fn" '$2 ~ /^[tTwW]$/ &&
-			($3 == fn || index($3, fn ".") == 1) { print $3 }' | sort -u)
+	# nm and objdump must succeed, and objdump must show the function's
+	# instructions: a tool that fails or prints nothing checked nothing.
+	if ! nm_out=$("$NM" --defined-only "$BUILD_DIR/$obj"); then
+		echo "indirect-calls: error: $obj: $NM failed"
+		findings=$((findings + 1))
+		continue
+	fi
+	syms=$(awk -v fn="$fn" '$2 ~ /^[tTwW]$/ &&
+			($3 == fn || index($3, fn ".") == 1) { print $3 }' <<< "$nm_out" |
+	       sort -u)
 	if [ -z "$syms" ]; then
 		echo "indirect-calls: error: $obj: function $fn not found" \
 		     "(inlined or misnamed? mark it noinline)"
 		findings=$((findings + 1))
 		continue
 	fi
+	if ! dis=$("$OBJDUMP" -dr --no-show-raw-insn "$BUILD_DIR/$obj"); then
+		echo "indirect-calls: error: $obj: $OBJDUMP failed"
+		findings=$((findings + 1))
+		continue
+	fi
 	for sym in $syms; do
-		checked=$((checked + 1))
 		# Whole-object disassembly cut at the symbol's boundaries:
 		# objdump --disassemble=SYM prints the relocations preceding
 		# SYM too (binutils 2.40).
-		hits=$("$OBJDUMP" -dr --no-show-raw-insn "$BUILD_DIR/$obj" |
-		       awk -v hdr="<$sym>:" '
+		body=$(awk -v hdr="<$sym>:" '
 				/^[0-9a-f]+ <.*>:$/ { on = ($2 == hdr); next }
 				/^Disassembly of section/ { on = 0 }
-				on' |
-		       grep -E "$INDIRECT" ||
-		       true)
+				on' <<< "$dis")
+		if ! grep -qE '^[[:space:]]+[0-9a-f]+:[[:space:]]+[a-z]' <<< "$body"; then
+			echo "indirect-calls: error: $obj: $sym: no instructions in $OBJDUMP's output"
+			findings=$((findings + 1))
+			continue
+		fi
+		checked=$((checked + 1))
+		hits=$(grep -E "$INDIRECT" <<< "$body" || true)
 		[ -z "$hits" ] && continue
 		if [ "$(grep -c . <<< "$hits")" -le "${allowed:-0}" ]; then
 			echo "indirect-calls: note: $obj: $sym: $(grep -c . <<< "$hits")" \

@@ -19,9 +19,17 @@
 #  napi-waits      no napi_synchronize() in the files of the drivers of
 #                  tools/lint-targets.txt that use xsk_zc
 #
-# Any warning/error/check line is a finding. Prints one summary line and
-# exits 1 if there is any finding. "prepare" only configures and prepares
-# build/lint-x86_64.
+# Any warning/error/check line is a finding. A tool that is missing, did
+# not run, crashed or left no sign of having checked anything is a tool
+# failure ("lint: error: ..."), never zero findings: checkpatch must end
+# each run with its "total:" line, its exit status saying the same;
+# kernel-doc must exit 0 and document every file it reads; each W=1
+# build must compile every target directory, each sparse pass check
+# it (a CC and a CHECK line each); check-indirect-calls.sh must print
+# its summary, having disassembled every function it names; the
+# napi-waits grep must find the xsk_zc users of every driver directory
+# it scans. Prints one summary line and exits 1 if there is any finding
+# or tool failure. "prepare" only configures and prepares build/lint-*.
 
 set -uo pipefail
 
@@ -113,9 +121,25 @@ for ARCH in $ARCHES; do
 done
 [ "${1:-}" = prepare ] && exit 0
 
+# A tool failure: what did not run, or ran without checking anything.
+n_tools=0
+tool_failed() {
+	echo "lint: error: $*"
+	n_tools=$((n_tools + 1))
+}
+
+# Every program the checks below run, up front: a missing one would
+# otherwise show as a make error in a log, or as silence.
+tools=(perl sparse objdump nm)
+grep -qx arm64 <<< "$ARCHES" &&
+	tools+=(aarch64-linux-gnu-objdump aarch64-linux-gnu-nm)
+for t in "${tools[@]}"; do
+	command -v "$t" >/dev/null || tool_failed "$t: not found (make deps)"
+done
+
 # --- the project's files -----------------------------------------------
 
-cd "$REPO"
+cd "$REPO" || die "cannot cd to $REPO"
 shopt -s nullglob globstar
 headers=(include/**/*.h)
 lib_c=(lib/xsk_zc/*.c)
@@ -143,42 +167,73 @@ count_lines() {
 # --- checkpatch ------------------------------------------------------
 
 n_checkpatch=0
-checkpatch_totals() {
-	# "total: E errors, W warnings, C checks, N lines checked"
-	sed -n -E 's/^total: ([0-9]+) errors, ([0-9]+) warnings, ([0-9]+) checks.*/\1 \2 \3/p' "$1" |
-	awk '{ s += $1 + $2 + $3 } END { print s + 0 }'
+# run_checkpatch FILE ARGS...: one run, on FILE, from the staged tree;
+# its findings (errors + warnings + checks of its "total:" line) are
+# added to n_checkpatch. checkpatch ends every run that read its input
+# with "total: E errors, W warnings, C checks, N lines checked" and exits
+# 1 if E + W + C > 0, 0 if not: a run without that line (no perl, a
+# crash), with 0 lines checked, or with another exit status is a tool
+# failure.
+run_checkpatch() {
+	local f=$1 rc n total e w c l
+	shift
+	(cd "$KSRC" && scripts/checkpatch.pl "$@" "$REPO/$f") > "$LOG/cp.one" 2>&1
+	rc=$?
+	cat "$LOG/cp.one" >> "$LOG/checkpatch.log"
+	total=$(sed -n -E 's/^total: ([0-9]+) errors, ([0-9]+) warnings, ([0-9]+) checks, ([0-9]+) lines checked$/\1 \2 \3 \4/p' "$LOG/cp.one")
+	if [ "$(echo "$total" | grep -c .)" -ne 1 ]; then
+		tool_failed "checkpatch: $f: no \"total:\" line (exit $rc)"
+		tail -n 5 "$LOG/cp.one" | sed 's/^/lint:   /'
+		return
+	fi
+	read -r e w c l <<< "$total"
+	n=$((e + w + c))
+	if [ "$l" -eq 0 ]; then
+		tool_failed "checkpatch: $f: 0 lines checked"
+	elif ! { [ $rc -eq 0 ] && [ $n -eq 0 ]; } &&
+	     ! { [ $rc -eq 1 ] && [ $n -gt 0 ]; }; then
+		tool_failed "checkpatch: $f: exit $rc with $n findings"
+		tail -n 5 "$LOG/cp.one" | sed 's/^/lint:   /'
+	fi
+	[ "$n" -gt 0 ] && cat "$LOG/cp.one"
+	n_checkpatch=$((n_checkpatch + n))
 }
 : > "$LOG/checkpatch.log"
+[ ${#c_files[@]} -gt 0 ] || tool_failed "checkpatch: no project C/H file found"
+[ ${#patches[@]} -gt 0 ] || tool_failed "checkpatch: no tools/patches/*.patch found"
 for f in "${c_files[@]}"; do
-	(cd "$KSRC" && scripts/checkpatch.pl --strict --no-tree --show-types \
-		-f "$REPO/$f") > "$LOG/cp.one" 2>&1
-	n=$(checkpatch_totals "$LOG/cp.one")
-	[ "$n" -gt 0 ] && cat "$LOG/cp.one"
-	cat "$LOG/cp.one" >> "$LOG/checkpatch.log"
-	n_checkpatch=$((n_checkpatch + n))
+	run_checkpatch "$f" --strict --no-tree --show-types -f
 done
 for p in "${patches[@]}"; do
-	(cd "$KSRC" && scripts/checkpatch.pl --strict "$REPO/$p") > "$LOG/cp.one" 2>&1
-	n=$(checkpatch_totals "$LOG/cp.one")
-	[ "$n" -gt 0 ] && cat "$LOG/cp.one"
-	cat "$LOG/cp.one" >> "$LOG/checkpatch.log"
-	n_checkpatch=$((n_checkpatch + n))
+	run_checkpatch "$p" --strict
 done
 rm -f "$LOG/cp.one"
 
 # --- kernel-doc ------------------------------------------------------
 
+# One run per file, in man mode: its warnings (stderr) are the
+# findings, and its output (stdout) shows it read the file: every file
+# checked has kernel-doc comments, so a run that documents nothing (no
+# ".TH" page), or that exits nonzero without an "error:" line of
+# its own (man mode exits with its error count), did not check it.
 n_kdoc=0
 kdoc_files=("${headers[@]}" "${lib_c[@]}")
-if [ ${#kdoc_files[@]} -gt 0 ]; then
-	(cd "$REPO" && "$KSRC/scripts/kernel-doc" -none -Wall "${kdoc_files[@]}") \
-		> "$LOG/kernel-doc.log" 2>&1
-	n_kdoc=$(grep -Ec . "$LOG/kernel-doc.log" || true)
-	cat "$LOG/kernel-doc.log"
-else
-	echo "lint: kernel-doc: no header or library source yet"
-	n_kdoc=1
-fi
+: > "$LOG/kernel-doc.log"
+[ ${#kdoc_files[@]} -gt 0 ] || tool_failed "kernel-doc: no header or library source found"
+for f in "${kdoc_files[@]}"; do
+	(cd "$REPO" && "$KSRC/scripts/kernel-doc" -man -Wall "$f") \
+		> "$LOG/kdoc.man" 2> "$LOG/kdoc.err"
+	rc=$?
+	cat "$LOG/kdoc.err"
+	cat "$LOG/kdoc.err" >> "$LOG/kernel-doc.log"
+	n_kdoc=$((n_kdoc + $(grep -c . "$LOG/kdoc.err")))
+	if [ $rc -ne 0 ] && ! grep -q 'error:' "$LOG/kdoc.err"; then
+		tool_failed "kernel-doc: $f: exit $rc"
+	elif ! grep -q '^\.TH ' "$LOG/kdoc.man"; then
+		tool_failed "kernel-doc: $f: nothing documented (exit $rc)"
+	fi
+done
+rm -f "$LOG/kdoc.man" "$LOG/kdoc.err"
 
 # --- NAPI waits ------------------------------------------------------
 
@@ -192,17 +247,36 @@ n_napi=0
 : > "$LOG/napi-wait.log"
 zc_inc='#include <net/xsk_zc(\.h|/types\.h)>'
 mapfile -t zc_dirs < <(awk '$1 !~ /^#/ && NF == 2 && $2 ~ /^drivers\// { print $2 }' "$TARGETS" | sort -u)
+# grep: 0 found, 1 not found, anything else an error. Every driver
+# directory of the targets is there for its xsk_zc port: one where no
+# file uses xsk_zc checks nothing.
 for d in "${zc_dirs[@]}"; do
+	hs=("$KSRC/$d"*.h) cs=("$KSRC/$d"*.c)
 	pat=$zc_inc
-	for h in $(cd "$KSRC/$d" && grep -l -E "$zc_inc" -- *.h 2>/dev/null); do
-		pat="$pat|#include \"$h\""
-	done
-	for f in $(cd "$KSRC/$d" && grep -l -E "$pat" -- *.c 2>/dev/null); do
-		grep -n -H -w 'napi_synchronize' "$KSRC/$d$f" | repo_paths |
+	: > "$LOG/napi.h"
+	if [ ${#hs[@]} -gt 0 ]; then
+		grep -l -E "$zc_inc" -- "${hs[@]}" > "$LOG/napi.h"
+		[ $? -le 1 ] || tool_failed "napi-waits: grep failed in $d"
+	fi
+	while IFS= read -r h; do
+		pat="$pat|#include \"$(basename "$h")\""
+	done < "$LOG/napi.h"
+	: > "$LOG/napi.c"
+	if [ ${#cs[@]} -gt 0 ]; then
+		grep -l -E "$pat" -- "${cs[@]}" > "$LOG/napi.c"
+		[ $? -le 1 ] || tool_failed "napi-waits: grep failed in $d"
+	fi
+	[ -s "$LOG/napi.c" ] ||
+		tool_failed "napi-waits: no file of $d uses xsk_zc: nothing checked"
+	while IFS= read -r f; do
+		grep -n -H -w 'napi_synchronize' "$f" > "$LOG/napi.one"
+		[ $? -le 1 ] || tool_failed "napi-waits: grep failed on $f"
+		repo_paths < "$LOG/napi.one" |
 			sed -E 's/^([^:]+:[0-9]+):.*/\1: napi_synchronize() waits for a NAPI a zero-copy poll may keep scheduled/' \
 			>> "$LOG/napi-wait.log"
-	done
+	done < "$LOG/napi.c"
 done
+rm -f "$LOG/napi.one" "$LOG/napi.h" "$LOG/napi.c"
 n_napi=$(wc -l < "$LOG/napi-wait.log")
 cat "$LOG/napi-wait.log"
 
@@ -227,8 +301,18 @@ for ARCH in $ARCHES; do
 	grep -E '(warning|error):|\*\*\* ' "$LOG/w1-$tag.log" |
 		grep -vE '\*\*\* \[.*\] Error [0-9]+$' | repo_paths
 	n=$(count_lines "$LOG/w1-$tag.log")
-	[ $w1_rc -ne 0 ] && [ "$n" -eq 0 ] && n=1
 	n_w1=$((n_w1 + n))
+	# A failed build says why in a finding; one that did not (make
+	# missing, a compiler killed) did not build: a tool failure. A
+	# target directory the build compiled nothing of was not checked.
+	if [ $w1_rc -ne 0 ] && [ "$n" -eq 0 ]; then
+		tool_failed "W=1 ($ARCH): make exited $w1_rc without a finding:"
+		tail -n 5 "$LOG/w1-$tag.log" | sed 's/^/lint:   /'
+	fi
+	for d in "${dirs[@]}"; do
+		grep -E '^  CC ' "$LOG/w1-$tag.log" | grep -qF " $d" ||
+			tool_failed "W=1 ($ARCH): nothing of $d compiled"
+	done
 
 	# Objects are up to date now: this pass runs sparse on every file only.
 	"${KMAKE[@]}" C=2 W=1 "${dirs[@]}" > "$LOG/sparse-$tag.log" 2>&1
@@ -242,23 +326,41 @@ for ARCH in $ARCHES; do
 		> "$LOG/sparse-$tag.findings" || true
 	repo_paths < "$LOG/sparse-$tag.findings"
 	n=$(wc -l < "$LOG/sparse-$tag.findings")
-	if [ $sp_rc -ne 0 ] && [ $w1_rc -eq 0 ] && [ "$n" -eq 0 ]; then
-		n=1
-		tail -20 "$LOG/sparse-$tag.log"
-	fi
 	n_sparse=$((n_sparse + n))
+	# Once the W=1 build passed, this one must too, having run sparse
+	# (a CHECK line) on every target directory.
+	if [ $w1_rc -eq 0 ]; then
+		if [ $sp_rc -ne 0 ] && [ "$n" -eq 0 ]; then
+			tool_failed "sparse ($ARCH): make C=2 exited $sp_rc without a finding:"
+			tail -n 5 "$LOG/sparse-$tag.log" | sed 's/^/lint:   /'
+		fi
+		for d in "${dirs[@]}"; do
+			grep -E '^  CHECK ' "$LOG/sparse-$tag.log" | grep -qF "/$d" ||
+				tool_failed "sparse ($ARCH): no file of $d checked"
+		done
+	fi
 
 	"$REPO/tools/check-indirect-calls.sh" "$LINT" \
 		"$REPO/tools/hot-path-functions.txt" "$ARCH" \
 		> "$LOG/indirect-calls-$tag.log" 2>&1
 	ic_rc=$?
 	n=$(grep -vcE '^indirect-calls: ([0-9]* findings in|note:)' "$LOG/indirect-calls-$tag.log" || true)
-	[ $ic_rc -ne 0 ] && [ "$n" -eq 0 ] && n=1
 	sed "s/^indirect-calls:/indirect-calls ($ARCH):/" "$LOG/indirect-calls-$tag.log"
 	n_ic=$((n_ic + n))
+	# It ends with "N findings in M functions" and exits 1 on a finding,
+	# 0 if none; the list names functions for every architecture built.
+	m=$(sed -n -E 's/^indirect-calls: [0-9]+ findings in ([0-9]+) functions$/\1/p' \
+		"$LOG/indirect-calls-$tag.log")
+	if [ -z "$m" ] || { [ $ic_rc -ne 0 ] && [ $ic_rc -ne 1 ]; } ||
+	   { [ $ic_rc -eq 1 ] && [ "$n" -eq 0 ]; }; then
+		tool_failed "indirect-calls ($ARCH): exit $ic_rc, ${m:+$m functions, }$n findings"
+	elif [ "$m" -eq 0 ]; then
+		tool_failed "indirect-calls ($ARCH): no function checked"
+	fi
 done
 
-total=$((n_checkpatch + n_kdoc + n_napi + n_sparse + n_w1 + n_ic))
+total=$((n_checkpatch + n_kdoc + n_napi + n_sparse + n_w1 + n_ic + n_tools))
 echo "lint: checkpatch $n_checkpatch, kernel-doc $n_kdoc, sparse $n_sparse," \
-     "W=1 $n_w1, indirect-calls $n_ic, napi-waits $n_napi (logs in build/lint-logs)"
+     "W=1 $n_w1, indirect-calls $n_ic, napi-waits $n_napi;" \
+     "tool failures $n_tools (logs in build/lint-logs)"
 [ $total -eq 0 ]

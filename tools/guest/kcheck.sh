@@ -3,44 +3,69 @@
 # tools/guest/kcheck.sh - sourced by the guest jobs that read the
 # kernel's own detectors back: splats in dmesg and, on the debug kernel
 # (build/guest-x86_64-debug, "uname -r" ending in -debug), kmemleak.
+# It holds the one list of splats every job uses (KERNEL_SPLAT_RE,
+# SPLAT_RE below).
 #
 #   kcheck_init            debugfs; on the debug kernel, once per boot, a
-#                          first kmemleak scan, whose reports (boot, in
-#                          BOOT_LEAKS) are saved in
-#                          results/kmemleak-boot.txt and then cleared
+#                          first kmemleak scan: its reports (what boot
+#                          leaked; for the kunit job, boot and the suites)
+#                          that tools/guest/kmemleak-known does not list
+#                          are counted in BOOT_LEAKS, and fail the job
+#                          that ran the scan; all of them in
+#                          results/kmemleak-boot.txt, the listed ones
+#                          counted in BOOT_KNOWN; then cleared, so that
+#                          later scans report only what is newer.
+#                          Returns 1, with a "kcheck: error:" line, if
+#                          the debug kernel's kmemleak is off or its
+#                          scan fails: a leak check that did not run
+#                          fails the job too.
 #   kcheck_mark            the dmesg line from which kcheck_splats reads
 #   kcheck_splats NAME     the splats since the mark: count in SPLATS,
 #                          lines in results/splats-NAME.txt
 #   kcheck_kmemleak NAME   scan twice, 5 s apart; the reports in
 #                          results/kmemleak-NAME.txt, their count in
-#                          LEAKS; then cleared for the next NAME
+#                          LEAKS (none is excused: after kcheck_init,
+#                          every one is newer than boot); then cleared
+#                          for the next NAME. Returns 1 as kcheck_init.
 
 RESULTS=${XSKZC_RESULTS:-/tmp}
 KMEMLEAK=/sys/kernel/debug/kmemleak
+KMEMLEAK_KNOWN=$XSKZC_REPO/tools/guest/kmemleak-known
 
 # Every detector of the debug kernel, and what the plain kernel says
-# about itself: KASAN, lockdep (circular, recursive, inconsistent and
-# IRQ-unsafe locking, RCU misuse), sleeping in atomic context, ODEBUG,
-# hung tasks, RCU stalls, soft lockups, a softirq left pending when a
-# CPU goes idle, the stack's TX watchdog, WARN/BUG/Oops, kmemleak:
-# KERNEL_SPLAT_RE, which e2e.sh uses too. SPLAT_RE adds igb's own TX
-# hang detector, which a cable pulled with frames queued may set off
-# once: e2e's cable-pull tests count it in their reset-loop check, and
-# the other jobs (the stress, the kunit boot) allow none.
-KERNEL_SPLAT_RE='WARNING:|BUG:|BUG |Oops|Call Trace|general protection|kernel BUG'
+# about itself: KASAN, UBSAN, the DMA API's checks (WARNINGs; and the
+# checker turning itself off), list corruption, lockdep (circular,
+# recursive, inconsistent and IRQ-unsafe locking, RCU misuse),
+# sleeping in atomic context, ODEBUG, hung tasks, RCU stalls, soft
+# lockups, a softirq left pending when a CPU goes idle, the stack's TX
+# watchdog, WARN/BUG/Oops, a panic, a page_pool whose pages are not
+# coming back (page_pool_release_retry(): "stalled pool shutdown"), a
+# netdev whose references are not coming back, kmemleak turning itself
+# off: KERNEL_SPLAT_RE, which e2e.sh and igb-zc.sh use too. Not
+# kmemleak's "N new suspected memory leaks": only the scans below print
+# it, and their callers judge every report themselves, the boot ones
+# that tools/guest/kmemleak-known excuses included (e2e.sh, which looks
+# at the whole dmesg, would fail on those). SPLAT_RE adds igb's own TX hang detector, which a
+# cable pulled with frames queued may set off once: e2e's cable-pull
+# tests count it in their reset-loop check, and the other jobs (the
+# stress, the kunit boot, xskxceiver) allow none.
+KERNEL_SPLAT_RE='WARNING:|BUG:|BUG |Oops|Call Trace|general protection|kernel BUG|Kernel panic'
 KERNEL_SPLAT_RE="$KERNEL_SPLAT_RE|list_add corruption|list_del corruption|refcount_t:|UBSAN|KASAN"
+KERNEL_SPLAT_RE="$KERNEL_SPLAT_RE|DMA-API: .*(disabl|out of memory)"
 KERNEL_SPLAT_RE="$KERNEL_SPLAT_RE|possible circular locking|possible recursive locking"
 KERNEL_SPLAT_RE="$KERNEL_SPLAT_RE|inconsistent lock state|lock held when returning|suspicious RCU usage"
 KERNEL_SPLAT_RE="$KERNEL_SPLAT_RE|sleeping function called from invalid context|scheduling while atomic"
 KERNEL_SPLAT_RE="$KERNEL_SPLAT_RE|ODEBUG|blocked for more than|rcu.*(stall|detected stalls)|soft lockup"
 KERNEL_SPLAT_RE="$KERNEL_SPLAT_RE|watchdog: |NOHZ tick-stop error|NETDEV WATCHDOG"
-KERNEL_SPLAT_RE="$KERNEL_SPLAT_RE|new suspected memory leaks"
+KERNEL_SPLAT_RE="$KERNEL_SPLAT_RE|stalled pool shutdown|unregister_netdevice: waiting for"
+KERNEL_SPLAT_RE="$KERNEL_SPLAT_RE|Kernel memory leak detector disabled"
 SPLAT_RE="$KERNEL_SPLAT_RE|Detected Tx Unit Hang"
 
 KCHECK_MARK=0
 SPLATS=0
 LEAKS=0
 BOOT_LEAKS=0
+BOOT_KNOWN=0
 
 kcheck_debug_kernel() {
 	case "$(uname -r)" in *-debug) return 0 ;; esac
@@ -59,37 +84,119 @@ kcheck_splats() {
 }
 
 # _kmemleak_scan FILE: two scans 5 s apart (an object is reported once
-# it is 5 s old and unreferenced), the reports to FILE, count to stdout.
+# it is 5 s old and unreferenced, and found so by two scans: the first
+# one that sees it only takes its checksum), the reports to FILE.
+# Returns 1 if kmemleak refused (it answers EPERM once it has turned
+# itself off) or could not be read.
 _kmemleak_scan() {
-	echo scan > $KMEMLEAK 2>/dev/null
+	echo scan 2>/dev/null > $KMEMLEAK || return 1
 	sleep 5
-	echo scan > $KMEMLEAK 2>/dev/null
+	echo scan 2>/dev/null > $KMEMLEAK || return 1
 	cat $KMEMLEAK > "$1" 2>/dev/null
-	grep -c '^unreferenced object' "$1"
+}
+
+# _kmemleak_known FILE: the reports of FILE whose backtrace has a
+# function tools/guest/kmemleak-known lists move to FILE.known, each
+# with the entry that excuses it; the others stay in FILE. Prints the
+# count of the others, then of the listed ones.
+_kmemleak_known() {
+	awk -v known="$KMEMLEAK_KNOWN" -v out="$1.known" -v rest="$1.rest" '
+		BEGIN {
+			while ((getline l < known) > 0) {
+				if (l ~ /^[[:space:]]*(#|$)/)
+					continue
+				split(l, w, /[[:space:]]+/)
+				fn[w[1]] = l
+			}
+			printf "" > out
+			printf "" > rest
+		}
+		function flush() {
+			if (rep == "")
+				return
+			if (why != "") {
+				printf "%s  (listed: %s)\n", rep, why > out
+				k++
+			} else {
+				printf "%s", rep > rest
+				n++
+			}
+			rep = why = ""
+		}
+		/^unreferenced object/ { flush(); on = 1 }
+		on { rep = rep $0 "\n" }
+		# a frame: "    [<address>] fn+0x1a/0x40", or without the
+		# address (kmemleak hides it from a reader without the right)
+		/^ +(\[<[0-9a-f]+>\] )?[A-Za-z0-9_.]+\+0x[0-9a-f]+\/0x[0-9a-f]+/ {
+			f = $NF
+			sub(/\+.*/, "", f)
+			if (why == "" && (f in fn))
+				why = fn[f]
+		}
+		END { flush(); print n + 0, k + 0 }
+	' "$1" && mv "$1.rest" "$1"
 }
 
 kcheck_kmemleak() {
 	local f=$RESULTS/kmemleak-$1.txt
 	LEAKS=0
-	[ -w $KMEMLEAK ] || return 0
-	LEAKS=$(_kmemleak_scan "$f")
+	if [ ! -e $KMEMLEAK ]; then
+		kcheck_debug_kernel || return 0
+		echo "kcheck: error: debug kernel without $KMEMLEAK: no leak check"
+		return 1
+	fi
+	if ! _kmemleak_scan "$f"; then
+		echo "kcheck: error: kmemleak scan failed ($1): kmemleak turned itself off? (dmesg)"
+		return 1
+	fi
+	LEAKS=$(grep -c '^unreferenced object' "$f")
 	[ "$LEAKS" -gt 0 ] || rm -f "$f"
 	echo clear > $KMEMLEAK 2>/dev/null
+	return 0
 }
 
 kcheck_init() {
+	local f=$RESULTS/kmemleak-boot.txt counts
 	mountpoint -q /sys/kernel/debug ||
 		mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
 	kcheck_mark
 	# once per boot: a job run by another one (e2e-debug) skips it
 	[ -z "${KCHECK_INITED:-}" ] || return 0
 	export KCHECK_INITED=1
-	if kcheck_debug_kernel && [ ! -w $KMEMLEAK ]; then
-		echo "kcheck: debug kernel without $KMEMLEAK (kmemleak off?)"
+	if [ ! -e $KMEMLEAK ]; then
+		kcheck_debug_kernel || return 0
+		echo "kcheck: error: debug kernel without $KMEMLEAK: no leak check"
+		return 1
 	fi
-	if [ -w $KMEMLEAK ]; then
-		BOOT_LEAKS=$(_kmemleak_scan "$RESULTS/kmemleak-boot.txt")
-		[ "$BOOT_LEAKS" -gt 0 ] || rm -f "$RESULTS/kmemleak-boot.txt"
-		echo clear > $KMEMLEAK
+	if ! _kmemleak_scan "$f"; then
+		echo "kcheck: error: kmemleak's first scan failed: kmemleak turned itself off? (dmesg)"
+		return 1
 	fi
+	counts=$(_kmemleak_known "$f")
+	BOOT_LEAKS=${counts% *}
+	BOOT_KNOWN=${counts#* }
+	[ "$BOOT_KNOWN" -gt 0 ] || rm -f "$f.known"
+	[ "$BOOT_LEAKS" -gt 0 ] || rm -f "$f"
+	# what the known list excuses, said each time; an entry that
+	# excuses nothing this boot may be stale
+	grep -v -E '^[[:space:]]*(#|$)' "$KMEMLEAK_KNOWN" 2>/dev/null |
+	while read -r fn _; do
+		grep -q -F "(listed: $fn " "$f.known" 2>/dev/null ||
+			echo "kcheck: note: tools/guest/kmemleak-known: $fn excused no report this boot (stale?)"
+	done
+	[ "$BOOT_KNOWN" -eq 0 ] ||
+		echo "kcheck: kmemleak: $BOOT_KNOWN reports from boot listed in tools/guest/kmemleak-known, not counted (results/kmemleak-boot.txt.known)"
+	echo clear > $KMEMLEAK
+	return 0
+}
+
+# kcheck_boot_leaks WHO: WHO's line for the reports of kcheck_init's
+# scan that tools/guest/kmemleak-known does not list, and the first two
+# of them; returns 1 if there is any.
+kcheck_boot_leaks() {
+	[ "$BOOT_LEAKS" -gt 0 ] || return 0
+	echo "$1: kmemleak: $BOOT_LEAKS reports from boot not listed in tools/guest/kmemleak-known (results/kmemleak-boot.txt):"
+	grep -A12 -m 2 '^unreferenced object' "$RESULTS/kmemleak-boot.txt" |
+		sed "s/^/$1: kmemleak: /"
+	return 1
 }

@@ -13,7 +13,10 @@
 # kunit.py to parse, and fails on any splat in it (tools/guest/kcheck.sh
 # lists what counts) but the one a test sets off on purpose: a KASAN
 # report fails the test it happens in by itself, a lockdep or WARN
-# report does not.
+# report does not. Then kmemleak scans (kcheck.sh's kcheck_init: boot
+# and the suites): any report that tools/guest/kmemleak-known does not
+# list fails the job (results/kmemleak-boot.txt), and so does a
+# kmemleak that is off or cannot scan.
 #
 # Ends with "kunit: guest OK" or "kunit: guest FAILED".
 
@@ -46,14 +49,28 @@ awk -v re="$SPLAT_RE" '
 # per boot, on a mapping through a device without a DMA mask, which is
 # how the pool suite makes the UMEM's mapping fail.
 EXPECTED='^failed_dma_map_leaves_the_queue_untouched	(WARNING: CPU: [0-9]+ PID: [0-9]+ at kernel/dma/mapping\.c:[0-9]+ dma_map_page_attrs|Call Trace:$)'
+rc=0
 bad=$(grep -v -E "$EXPECTED" "$RESULTS/splats-kunit-by-test.txt")
 if [ -n "$bad" ]; then
 	echo "kunit: splats in the kernel log, by test (results/splats-kunit-by-test.txt):"
 	echo "$bad" | head -n 20 | sed 's/^/kunit:   /'
-	echo "kunit: guest FAILED"
-	exit 1
+	rc=1
+else
+	splats=$(wc -l < "$RESULTS/splats-kunit-by-test.txt")
+	[ "$splats" -eq 0 ] ||
+		echo "kunit: $splats splat lines, all expected (results/splats-kunit-by-test.txt)"
 fi
-splats=$(wc -l < "$RESULTS/splats-kunit-by-test.txt")
-[ "$splats" -eq 0 ] ||
-	echo "kunit: $splats splat lines, all expected (results/splats-kunit-by-test.txt)"
-echo "kunit: guest OK"
+
+# What the suites (or boot) allocated and lost. The suites have ended:
+# every object they freed is gone, every one they still hold is
+# referenced from somewhere kmemleak scans.
+kcheck_init || rc=1
+kcheck_boot_leaks kunit || rc=1
+[ ! -e "$KMEMLEAK" ] ||
+	echo "kunit: kmemleak: $BOOT_LEAKS reports after the suites, $BOOT_KNOWN listed as known"
+if [ $rc -eq 0 ]; then
+	echo "kunit: guest OK"
+else
+	echo "kunit: guest FAILED"
+fi
+exit $rc
