@@ -63,9 +63,11 @@ E2E_IGB		?=
 # injection.
 TSNEP_E2E	?= zc-bind,zc-rxdrop,zc-txonly,zc-l2fwd,zc-l2fwd-no-loss,zc-xdp-tx,copy-mode,stack-ping,teardown,ifdown-ifup,xdp-remove,bad-queue,bad-frame-size,zc-no-prog,bad-mtu-bound,zc-rx-no-wakeup,zc-tx-no-wakeup,ring-resize-bound,mtu-fits-bound,prog-swap-bound,link-flap-zc-tx,link-flap-zc-rx,zc-pass-hwts,zc-idle-irqs,zc-fill-empty,zc-tx-tstamp
 # The xskxceiver job of "make e2e": the modes of tools/guest/xskxceiver.sh
-# (~MODE: reported, not gated).
+# (~MODE: reported, not gated); XSKX_TESTS=A,B runs only those tests of
+# the suite, each on its own, in each mode.
 XSKX_TIMEOUT	?= 1500
 XSKX_MODES	?= drv,zc,zc-bp
+XSKX_TESTS	?=
 # Bench: intervals per point (the median is reported) and their length;
 # BENCH_ONLY="xdptx l2fwd" measures those benchmarks only, BENCH_ONLY=9000
 # that size only.
@@ -291,7 +293,8 @@ e2e: e2e-build
 		grep -q -E '^igb-zc: [0-9]+ passed' \
 			$(BUILD)/guest-run/igb-zc/output.log 2>/dev/null || \
 			echo 'igb-zc: 0 passed, 1 failed'; }; \
-	$(GUEST_RUN) xskxceiver $(XSKX_TIMEOUT) $(XSKX_MODES) || { rc=1; \
+	$(GUEST_RUN) xskxceiver $(XSKX_TIMEOUT) \
+		$(XSKX_MODES)$(if $(XSKX_TESTS),$(comma)$(XSKX_TESTS)) || { rc=1; \
 		grep -q -E '^xskxceiver: [0-9]+ passed' \
 			$(BUILD)/guest-run/xskxceiver/output.log 2>/dev/null || \
 			echo 'xskxceiver: 0 passed, 1 failed'; }; \
