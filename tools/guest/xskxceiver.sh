@@ -369,7 +369,7 @@ run_mode() {
 	info "$m: $(($(date +%s) - t0)) s"
 	nic_counters > "$LOGS/$m.mode-counters1"
 	info "$m: NIC counters: $(counters_delta "$LOGS/$m.mode-counters0" "$LOGS/$m.mode-counters1")"
-	grep -h -E '^# (ERROR|\[)' "$LOGS/$m.tap" "$LOGS/$m"-*.tap 2>/dev/null |
+	grep -h -E '^# (ERROR|\[)' "$LOGS/$m.tap" "$LOGS/$m"-[0-9]*.tap 2>/dev/null |
 		sort | uniq -c | sed "s/^/INFO $m: suite: /"
 	grep '^carrier-wait' "$LOGS/$m.err" | sed -E 's/after [0-9]+ ms/after ... ms/' |
 		sort | uniq -c | sed "s/^/INFO $m: harness: /"
