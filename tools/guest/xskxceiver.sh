@@ -352,8 +352,10 @@ run_mode() {
 			echo "$i ${NAMES[$i]} $v $rest" >> "$LOGS/$m.results"
 			last=$n
 		done < <(tap_lines "$LOGS/$m.tap")
-		# A run cut in a test: that test failed (the run fails too).
-		if [ "$rc" -gt 128 ] && [ "$last" -lt ${#NAMES[@]} ]; then
+		# A run cut in a test (timeout: 124, or a signal): that test
+		# failed, and is not run again (the run fails too).
+		if { [ "$rc" -eq 124 ] || [ "$rc" -gt 128 ]; } &&
+		   [ "$last" -lt ${#NAMES[@]} ]; then
 			cp "$LOGS/$m.out/tail" "$LOGS/$m.out/$last"
 			echo "$m" > "$LOGS/$m.out/$last.run"
 			echo "$last ${NAMES[$last]} fail the run was cut in it (exit $rc)" >> "$LOGS/$m.results"
