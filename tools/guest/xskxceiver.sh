@@ -1,13 +1,16 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
 #
-# tools/guest/xskxceiver.sh [MODE...] - the kernel's AF_XDP conformance
-# suite (xskxceiver of the staged tree, build/xskxceiver) on nica -> nicb;
-# "tools/guest/run.sh xskxceiver 1500 [MODE,...]" runs it. MODE: skb, drv,
-# zc, zc-bp (zc with busy poll, set up as the tree's test_xsk.sh does);
-# default: all four. ~MODE runs MODE but only reports its failures (NOTE
-# lines) instead of failing the job, for a mode under investigation;
-# "make e2e" gates drv, zc and zc-bp.
+# tools/guest/xskxceiver.sh [MODE|TEST...] - the kernel's AF_XDP
+# conformance suite (xskxceiver of the staged tree, build/xskxceiver) on
+# nica -> nicb; "tools/guest/run.sh xskxceiver 1500 [MODE,...][,TEST,...]"
+# runs it. MODE: skb, drv, zc, zc-bp (zc with busy poll, set up as the
+# tree's test_xsk.sh does); default: all four. ~MODE runs MODE but only
+# reports its failures (NOTE lines) instead of failing the job, for a mode
+# under investigation; "make e2e" gates drv, zc and zc-bp. TEST: a test
+# name of the suite ("xskxceiver -l"); with any, only those run, each on
+# its own (-t), in every mode; default: the whole suite in one run per
+# mode ("make e2e XSKX_TESTS=A,B" passes them).
 #
 # Both NICs stay in the root namespace, as the suite wants; nica sends,
 # nicb receives (the suite swaps them in BIDIRECTIONAL). The MTU starts at
@@ -23,24 +26,29 @@
 # which waits for the carrier after each XDP attach, MTU or ring change
 # that reset igb's link; the waits are counted in the log ("harness:").
 #
-# One suite run per mode, its TAP output in results/xskxceiver/MODE.tap.
-# Then, per mode, the verdict of each test against
-# tools/xskxceiver/expected-failures (the reviewed list of explained
-# failures): a "not ok" that is not listed fails, and so does a failure in
-# zc or zc-bp that drv does not have too, listed or not, unless its entry
-# is a timing one (reason "timing ..."), which is reported, or drv skips
-# the test (multi-buffer), when only the entry stands. A failure that
-# is not listed gets one more run, of that test alone: if it passes
-# there, it is reported as FLAKY (TCG's timing: the suite's receive loop
-# has 3 s, THREAD_TMOUT) and does not fail the job; if it fails again, it
-# fails the job, except when all it failed on there is a gap in the
-# frames received and the hardware counters of that run show the frames
-# never reached a ring: the NICs sent more frames (GPTC) than they wrote
-# into RX rings (GPRC), and no zero-copy ring dropped one. That is
-# reported as LOST, not failed: QEMU dropped them (see RX_RING for how
-# and why that should no longer happen). A listed failure that passes
-# is reported (INFO), so the list stays short. A TABLE line per mode, then
-# "xskxceiver: N passed, N failed, N skipped, N flaky, N lost on the wire".
+# Each run of the suite, its TAP output in results/xskxceiver/, must be
+# whole, or the mode fails: a TAP plan, as many results as planned, and
+# an exit status that they explain (0: all ok or skipped; 1: some "not
+# ok"; 2: the suite exited on a setup error, after a "not ok" that says
+# so; the tests after it then run one per run). A run cut by the time
+# limit or a signal, or with any other exit, fails. Then, per mode, the
+# verdict of each test against tools/xskxceiver/expected-failures (the
+# reviewed list of explained failures, each with the text its failure
+# prints): a "not ok" that is not listed fails, and so does a listed one
+# whose output lacks its entry's text. A zc or zc-bp failure fails unless
+# drv fails the same test too, listed or not, or drv skips it
+# (multi-buffer: igb's page mode has none): then the same test must fail
+# the same way on veth, the suite's own pair, in drv mode in this guest
+# (no igb code on that path; veth from build/xskx-veth, "make
+# xskxceiver-veth"), and veth passing it fails the job. Only a drv
+# failure whose entry's reason is "timing" runs again, on its own: if it
+# passes there it is FLAKY (and results/no-reuse keeps the run from
+# being reused by run.sh's cache), if not it fails. The NICs' drop
+# counters over a failing test's run (rx_no_buffer_count,
+# rx_missed_errors, ...) are printed with it, as diagnostics only. A
+# listed failure that passes is reported (INFO), so the list stays
+# short. A TABLE line per mode, then
+# "xskxceiver: N passed, N failed, N skipped, N flaky".
 
 . "$XSKZC_REPO/tools/guest/lib.sh"
 . "$XSKZC_REPO/tools/guest/kcheck.sh"
@@ -50,7 +58,8 @@ XSKX=$XSKX_DIR/xskxceiver
 SHIM=$XSKX_DIR/carrier-wait.so
 EXPECTED=$XSKZC_REPO/tools/xskxceiver/expected-failures
 LOGS=$RESULTS/xskxceiver
-# A mode's run is cut after this many seconds (a hung test).
+# A run of the suite is cut after this many seconds (a hung test), and
+# fails.
 MODE_TIMEOUT=${XSKX_MODE_TIMEOUT:-600}
 XSKX_PIN=()
 HUGEPAGES=64
@@ -72,17 +81,22 @@ HUGEPAGES=64
 # drops. igb's default of 256 posts 255; in zero-copy mode, whose TX is
 # fast enough to build a backlog, zc lost 829 frames in a run with 256
 # (317 RXO drops in QEMU's trace, gaps in UMEM_HEADROOM and TEARDOWN);
-# with 1024, two runs had no RXO drop and no test a gap (their "wire"
-# lines still count 512 frames in zc and zc-bp that the model dropped
-# some other way, outside any test's stream). drv loses none with either.
+# with 1024, two runs had no RXO drop and no test a gap. drv loses none
+# with either. A frame lost anyway is a gap in the test's stream, and
+# the test fails: the drop counters printed with it tell where.
 RX_RING=1024
+# veth, the suite's own pair, for the entries that drv on igb cannot
+# confirm (veth_confirms()): the guest kernel has no CONFIG_VETH, so
+# the tree's veth.c is built as a module of it ("make xskxceiver-veth").
+VETH_KO=$XSKZC_REPO/build/xskx-veth/veth.ko
+VETH_A=xskv0
+VETH_B=xskv1
 mkdir -p "$LOGS"
 
 PASS=0
 FAIL=0
 SKIP=0
 FLAKY=0
-LOST=0
 pass() { PASS=$((PASS + 1)); echo "PASS $*"; }
 fail() {
 	case " $REPORT_ONLY " in
@@ -91,23 +105,35 @@ fail() {
 	esac
 }
 skip() { SKIP=$((SKIP + 1)); echo "SKIP $*"; }
-flaky() { FLAKY=$((FLAKY + 1)); echo "FLAKY $*"; }
-lost() { LOST=$((LOST + 1)); echo "LOST $*"; }
+# A FLAKY result is not a failure, but no cache may stand for it: the
+# next run must show it again (run.sh does not keep a result with
+# results/no-reuse).
+flaky() {
+	FLAKY=$((FLAKY + 1))
+	echo "FLAKY $*"
+	echo "FLAKY $*" >> "$RESULTS/no-reuse"
+}
 info() { echo "INFO $*"; }
 
 # A MODE written ~MODE runs and is reported, its failures as NOTE lines,
-# but does not fail the job.
+# but does not fail the job. An upper-case word is a test name.
 modes=()
+tests=()
 REPORT_ONLY=
 NOTED=0
 for a in "${@:-skb drv zc zc-bp}"; do
 	for m in $a; do
 		case $m in
 		'~'*) m=${m#\~}; REPORT_ONLY="$REPORT_ONLY $m" ;;
+		*[A-Z]*) tests+=("$m"); continue ;;
 		esac
-		modes+=("$m")
+		case $m in
+		skb | drv | zc | zc-bp) modes+=("$m") ;;
+		*) echo "xskxceiver: no mode $m (skb, drv, zc, zc-bp)"; exit 1 ;;
+		esac
 	done
 done
+[ ${#modes[@]} -gt 0 ] || modes=(skb drv zc zc-bp)
 
 setup() {
 	local a b
@@ -187,22 +213,75 @@ nic_counters() {
 	ethtool_counters 'rx_missed_errors|rx_no_buffer_count|rx_fifo_errors|rx_queue_[0-9]+_drops|rx_xsk_[a-z_]+'
 }
 
-# suite MODE OUT ARGS...: one run of the suite in MODE, TAP in OUT.tap
-# and stderr (with the harness's lines) in OUT.err.
+# counters_delta BEFORE AFTER: the counters that changed, "NAME +N ...".
+counters_delta() {
+	awk 'NR == FNR { a[$1] = $2; next }
+		$2 != a[$1] { printf "%s +%d ", $1, $2 - a[$1] }' "$1" "$2"
+}
+
+# tap_check TAP RC SECONDS: whether one run of the suite, which took
+# SECONDS, is whole: it printed its
+# plan ("1..N") and as many results, and its exit status is what they
+# explain (kselftest.h: 0 all passed, 1 some failed; 2 is
+# exit_with_error(), which prints a "not ok ... ERROR: ..." and exits on
+# the spot, so the results may be fewer). If not, why, on stdout.
+tap_check() {
+	local tap=$1 rc=$2 plan n nok last
+	if [ "$rc" -eq 124 ] || { [ "$rc" -gt 128 ] && [ "$3" -ge "$MODE_TIMEOUT" ]; }; then
+		echo "cut at the time limit, $MODE_TIMEOUT s (exit $rc)"
+		return 1
+	fi
+	[ "$rc" -le 128 ] || { echo "killed by signal $((rc - 128)) after $3 s"; return 1; }
+	plan=$(sed -n -E 's/^1\.\.([0-9]+)$/\1/p' "$tap" | head -n 1)
+	[ -n "$plan" ] || { echo "exit $rc and no TAP plan"; return 1; }
+	n=$(grep -c -E '^(not )?ok [0-9]+ ' "$tap")
+	nok=$(grep -c -E '^not ok [0-9]+ ' "$tap")
+	last=$(grep -E '^(not )?ok [0-9]+ ' "$tap" | tail -n 1)
+	case $rc in
+	0) [ "$nok" -eq 0 ] && [ "$n" -eq "$plan" ] ;;
+	1) [ "$nok" -gt 0 ] && [ "$n" -eq "$plan" ] ;;
+	2) [ "$n" -le "$plan" ] && [ "${last#not ok }" != "$last" ] &&
+	   [ "${last#*ERROR: }" != "$last" ] ;;
+	*) false ;;
+	esac && return 0
+	echo "exit $rc with $n of $plan results planned, $nok not ok${last:+, the last: $last}"
+	return 1
+}
+
+# suite MODE OUT ARGS...: one run of the suite in MODE on IFS_PAIR (nica
+# and nicb, unless veth_confirms() sets it), TAP in OUT.tap and stderr
+# (with the harness's lines) in OUT.err, the NICs' drop counters over it
+# in OUT.counters. A run that is not whole (tap_check) goes into
+# runs-bad, "OUT: why", and fails its mode.
+IFS_PAIR=()
 suite() {
-	local m=$1 out=$2 args=() rc
+	local m=$1 out=$2 args=() rc why t0 a=${IFS_PAIR[0]:-$NICA} b=${IFS_PAIR[1]:-$NICB} d
 	shift 2
 	case $m in
 	skb | drv | zc) args=(-m "$m") ;;
 	zc-bp) args=(-m zc -b) ;;
 	esac
+	# The suite sets the MTU of a multi-buffer test and leaves it: a run
+	# after one would find XDP unsupported (igb's page mode takes no
+	# program without frags at 9000) and exit before its plan.
+	for d in "$a" "$b"; do
+		[ "$(cat /sys/class/net/$d/mtu)" = 1500 ] && continue
+		ip link set dev $d mtu 1500 && wait_up $d
+	done
+	nic_counters > "$out.counters0"
+	t0=$(date +%s)
 	LD_PRELOAD=$SHIM timeout -k 5 "$MODE_TIMEOUT" "${XSKX_PIN[@]}" \
-		"$XSKX" -i $NICA -i $NICB "${args[@]}" "$@" \
-		> "$out.tap" 2> "$out.err"
+		"$XSKX" -i "$a" -i "$b" \
+		"${args[@]}" "$@" < /dev/null > "$out.tap" 2> "$out.err"
 	rc=$?
-	[ $rc -eq 124 ] && echo "not ok 0 timeout: still running after $MODE_TIMEOUT s" >> "$out.tap"
+	echo $rc > "$out.rc"
+	nic_counters > "$out.counters1"
+	counters_delta "$out.counters0" "$out.counters1" > "$out.counters"
+	rm -f "$out.counters0" "$out.counters1"
+	why=$(tap_check "$out.tap" $rc $(($(date +%s) - t0))) ||
+		echo "${out##*/}: $why" >> "$LOGS/runs-bad"
 	# No program may stay attached into the next run (or mode).
-	for d in $NICA $NICB; do
+	for d in "$a" "$b"; do
 		ip link set dev $d xdpgeneric off 2>/dev/null
 		ip link set dev $d xdpdrv off 2>/dev/null
 	done
@@ -216,185 +295,264 @@ tap_lines() {
 		-e 's/^ok ([0-9]+) (.*)/\1 ok \2/p' "$1"
 }
 
-# run_mode MODE: the whole suite in one run, as test_xsk.sh does. A test
-# that ends the run (the suite exits on a setup error) counts as failed,
-# and the tests after it run one per run. MODE.results gets one line per
-# test: "INDEX NAME ok|fail|skip DETAIL".
+# split_tap TAP DIR RUN [INDEX]: each test's output, the lines from the
+# result before it through its own, in DIR/I (I: the test's index, INDEX
+# for a run of one test, else the TAP number - 1), and DIR/I.run the
+# name of the run (for its counters). What follows the last result (a
+# run cut in a test) goes to DIR/tail.
+split_tap() {
+	awk -v dir="$2" -v run="$3" -v fixed="${4:--1}" '
+		{ buf = buf $0 "\n" }
+		/^(not )?ok [0-9]+ / {
+			f = dir "/" (fixed >= 0 ? fixed : ($1 == "not" ? $3 : $2) - 1)
+			printf "%s", buf > f; close(f)
+			print run > (f ".run"); close(f ".run")
+			buf = ""
+		}
+		END { f = dir "/tail"; printf "%s", buf > f; close(f) }' "$1"
+}
+
+# one_test MODE INDEX OUT: test INDEX alone, its result line appended to
+# MODE.results, its output in MODE.out/INDEX.
+one_test() {
+	local m=$1 i=$2 out=$3 r
+	suite "$m" "$out" -t "$i"
+	cat "$out.err" >> "$LOGS/$m.err"
+	split_tap "$out.tap" "$LOGS/$m.out" "${out##*/}" "$i"
+	r=$(tap_lines "$out.tap" | head -n 1)
+	if [ -n "$r" ]; then
+		echo "$i ${NAMES[$i]} ${r#* }" >> "$LOGS/$m.results"
+	else
+		cp "$LOGS/$m.out/tail" "$LOGS/$m.out/$i"
+		echo "${out##*/}" > "$LOGS/$m.out/$i.run"
+		echo "$i ${NAMES[$i]} fail no result: $(tail -n 1 "$out.tap")" >> "$LOGS/$m.results"
+	fi
+}
+
+# run_mode MODE: the whole suite in one run, as test_xsk.sh does, or the
+# tests asked for one per run. A test that ends the run (the suite exits
+# on a setup error) counts as failed, and the tests after it run one per
+# run. MODE.results gets one line per test: "INDEX NAME ok|fail|skip
+# DETAIL", MODE.out/INDEX its output.
 run_mode() {
-	local m=$1 t0 n i last w0 d
+	local m=$1 t0 n i last v rest rc
 	t0=$(date +%s)
-	nic_counters > "$LOGS/$m.counters0"
-	w0=$(wire_counters)
+	: > "$LOGS/$m.results"
+	: > "$LOGS/$m.err"
+	rm -rf "$LOGS/$m.out"
+	mkdir -p "$LOGS/$m.out"
+	nic_counters > "$LOGS/$m.mode-counters0"
 	busy_poll "$m"
 	ip link set $NICA mtu 1500
 	ip link set $NICB mtu 1500
-	suite "$m" "$LOGS/$m"
-	: > "$LOGS/$m.results"
-	tap_lines "$LOGS/$m.tap" > "$LOGS/$m.lines"
-	last=0
-	while read -r n v rest; do
-		[ "$n" -ge 1 ] || { echo "$last ${NAMES[$last]} fail $rest" >> "$LOGS/$m.results"; last=$((last + 1)); continue; }
-		i=$((n - 1))
-		echo "$i ${NAMES[$i]} $v $rest" >> "$LOGS/$m.results"
-		last=$n
-	done < "$LOGS/$m.lines"
-	if [ "$last" -lt ${#NAMES[@]} ]; then
-		info "$m: the run ended after test $last of ${#NAMES[@]}; the rest one per run"
-		for ((i = last; i < ${#NAMES[@]}; i++)); do
-			suite "$m" "$LOGS/$m-$i" -t $i
-			cat "$LOGS/$m-$i.err" >> "$LOGS/$m.err"
-			tap_lines "$LOGS/$m-$i.tap" | head -n 1 |
-				while read -r n v rest; do echo "$i ${NAMES[$i]} $v $rest"; done \
-				>> "$LOGS/$m.results"
-			grep -q "^$i " "$LOGS/$m.results" ||
-				echo "$i ${NAMES[$i]} fail no result: $(tail -n 1 "$LOGS/$m-$i.tap")" >> "$LOGS/$m.results"
+	if [ ${#SELECTED[@]} -gt 0 ]; then
+		for i in "${SELECTED[@]}"; do
+			one_test "$m" "$i" "$LOGS/$m-$i"
 		done
+	else
+		suite "$m" "$LOGS/$m"
+		rc=$?
+		split_tap "$LOGS/$m.tap" "$LOGS/$m.out" "$m"
+		# (a file: the guest has no /dev/fd for a process substitution)
+		tap_lines "$LOGS/$m.tap" > "$LOGS/$m.lines"
+		last=0
+		while read -r n v rest; do
+			i=$((n - 1))
+			echo "$i ${NAMES[$i]} $v $rest" >> "$LOGS/$m.results"
+			last=$n
+		done < "$LOGS/$m.lines"
+		# A run cut in a test (timeout: 124, or a signal): that test
+		# failed, and is not run again (the run fails too).
+		if { [ "$rc" -eq 124 ] || [ "$rc" -gt 128 ]; } &&
+		   [ "$last" -lt ${#NAMES[@]} ]; then
+			cp "$LOGS/$m.out/tail" "$LOGS/$m.out/$last"
+			echo "$m" > "$LOGS/$m.out/$last.run"
+			echo "$last ${NAMES[$last]} fail the run was cut in it (exit $rc)" >> "$LOGS/$m.results"
+			last=$((last + 1))
+		fi
+		if [ "$last" -lt ${#NAMES[@]} ]; then
+			info "$m: the run ended after test $last of ${#NAMES[@]}; the rest one per run"
+			for ((i = last; i < ${#NAMES[@]}; i++)); do
+				one_test "$m" "$i" "$LOGS/$m-$i"
+			done
+		fi
 	fi
 	info "$m: $(($(date +%s) - t0)) s"
-	# what the mode's runs lost before any ring, to set a FLAKY gap against
-	d=$(wire_delta "$w0" "$(wire_counters)")
-	info "$m: wire: ${d% *} frames sent and never received by a NIC"
-	nic_counters > "$LOGS/$m.counters1"
-	info "$m: NIC counters: $(awk 'NR == FNR { a[$1] = $2; next }
-		$2 != a[$1] { printf "%s +%d ", $1, $2 - a[$1] }' \
-		"$LOGS/$m.counters0" "$LOGS/$m.counters1")"
-	grep -h -E '^# (ERROR|\[)' "$LOGS/$m.tap" "$LOGS/$m"-*.tap 2>/dev/null |
+	nic_counters > "$LOGS/$m.mode-counters1"
+	info "$m: NIC counters: $(counters_delta "$LOGS/$m.mode-counters0" "$LOGS/$m.mode-counters1")"
+	grep -h -E '^# (ERROR|\[)' "$LOGS/$m.tap" "$LOGS/$m"-[0-9]*.tap 2>/dev/null |
 		sort | uniq -c | sed "s/^/INFO $m: suite: /"
 	grep '^carrier-wait' "$LOGS/$m.err" | sed -E 's/after [0-9]+ ms/after ... ms/' |
 		sort | uniq -c | sed "s/^/INFO $m: harness: /"
 	busy_poll off
 }
 
-# wire_counters: the hardware's frame counters of both NICs (GPTC and
-# GPRC: frames the NIC sent, frames it wrote into an RX ring) and the
-# zero-copy rings' drops, as "NAME VALUE".
-wire_counters() {
-	ethtool_counters 'tx_packets|rx_packets|rx_xsk_drop|rx_xsk_errors' |
-		awk '{ sub(/^[^:]*:/, "", $1); a[$1] += $2 }
-		     END { for (k in a) print k, a[k] }'
+# The list: "MODES TEST 'TEXT' reason", TEXT an ERE that the test's
+# failure output must match. read_list checks every entry (modes, a
+# test the suite has, a TEXT grep takes; "timing" only for drv, the one
+# mode that may be FLAKY) and fails the job on a bad one, so that no
+# entry is silently ignored; LIST gets the entries as
+# "MODES<TAB>TEST<TAB>TEXT<TAB>REASON".
+LIST=$LOGS/expected-failures.tsv
+read_list() {
+	local line modes test text reason bad=0 n=0 md
+	local re="^([a-z,-]+) ([A-Z0-9_]+) '([^']+)' (.+)\$"
+	: > "$LIST"
+	while IFS= read -r line; do
+		n=$((n + 1))
+		case $line in '' | '#'*) continue ;; esac
+		if [[ ! $line =~ $re ]]; then
+			echo "xskxceiver: expected-failures:$n: not MODES TEST 'TEXT' reason"
+			bad=1; continue
+		fi
+		modes=${BASH_REMATCH[1]} test=${BASH_REMATCH[2]}
+		text=${BASH_REMATCH[3]} reason=${BASH_REMATCH[4]}
+		for md in ${modes//,/ }; do
+			case $md in skb | drv | zc | zc-bp) ;;
+			*) echo "xskxceiver: expected-failures:$n: no mode $md"; bad=1 ;;
+			esac
+		done
+		printf '%s\n' "${NAMES[@]}" | grep -q -x -F -e "$test" ||
+			{ echo "xskxceiver: expected-failures:$n: the suite has no test $test"; bad=1; }
+		grep -q -E -e "$text" /dev/null; [ $? -le 1 ] ||
+			{ echo "xskxceiver: expected-failures:$n: TEXT is no ERE: $text"; bad=1; }
+		[ "${reason#timing}" = "$reason" ] || [ "$modes" = drv ] ||
+			{ echo "xskxceiver: expected-failures:$n: a timing entry is for drv alone"; bad=1; }
+		printf '%s\t%s\t%s\t%s\n' "$modes" "$test" "$text" "$reason" >> "$LIST"
+	done < "$EXPECTED"
+	return $bad
 }
 
-# wire_delta BEFORE AFTER: "LOST DROPS" between two wire_counters
-# readings: the frames both NICs sent and neither wrote into a ring, and
-# what the zero-copy rings dropped.
-wire_delta() {
-	printf '%s\n%s\n' "$1" "$2" | awk '
-		{ if ($1 in a) d[$1] = $2 - a[$1]; else a[$1] = $2 }
-		END { print d["tx_packets"] - d["rx_packets"],
-			d["rx_xsk_drop"] + d["rx_xsk_errors"] }'
+# entry MODE TEST: the list's entry for TEST in MODE, in E_TEXT and
+# E_REASON; false if there is none.
+entry() {
+	local modes test text reason
+	E_TEXT='' E_REASON=''
+	while IFS=$'\t' read -r modes test text reason; do
+		[ "$test" = "$2" ] || continue
+		case ",$modes," in *",$1,"*) ;; *) continue ;; esac
+		E_TEXT=$text E_REASON=$reason
+		return 0
+	done < "$LIST"
+	return 1
 }
 
-# rerun_passes MODE INDEX: run the test once more, on its own (not for
-# a mode that is only reported: that would take time and change nothing).
-# WIRE_LOST gets the frames both NICs sent and neither wrote into a ring
-# in that run, DRV_DROPS what the zero-copy rings dropped.
-rerun_passes() {
-	local c0 c1 d
-	WIRE_LOST=0 DRV_DROPS=0 RING_IN=0
-	case " $REPORT_ONLY " in *" $1 "*) return 1 ;; esac
-	busy_poll "$1"
-	c0=$(wire_counters)
-	suite "$1" "$LOGS/$1-rerun-$2" -t "$2"
-	c1=$(wire_counters)
-	busy_poll off
-	d=$(wire_delta "$c0" "$c1")
-	WIRE_LOST=${d% *} DRV_DROPS=${d#* }
-	RING_IN=$(printf '%s\n%s\n' "$c0" "$c1" |
-		awk '$1 == "rx_packets" { if (n++) print $2 - v; else v = $2 }')
-	grep -q '^ok 1 PASS' "$LOGS/$1-rerun-$2.tap"
+# failure_line OUT: the first line of a test's output that says why it
+# failed, for the log.
+failure_line() {
+	grep -m 1 -E '^# .*(ERROR|Too many|incorrect|expected|Error)|^not ok' "$1" 2>/dev/null
 }
 
-# lost_frames TAP: how the one test of TAP failed, if all it failed on
-# is frames that did not come: "A B" for a gap (the suite expected
-# frame A and got B > A), "timeout" for a receive loop that timed out
-# waiting; nothing, and false, for any other failure.
-lost_frames() {
-	local t=$1
-	if grep -E '^# .*(ERROR|incorrect|Too many)' "$t" |
-		grep -q -v 'ERROR: \[receive_pkts\] Receive loop timed out'; then
-		return 1
+# counters_of MODE INDEX: the NICs' drop counters over the run the test
+# was in (diagnostics, not a verdict).
+counters_of() {
+	local run
+	run=$(cat "$LOGS/$1.out/$2.run" 2>/dev/null)
+	[ -n "$run" ] || return 0
+	info "$1 ${NAMES[$2]}: NIC drop counters over its run ($run): $(cat "$LOGS/$run.counters" 2>/dev/null)"
+}
+
+# veth_confirms TEST TEXT: the list says TEST fails in zero-copy for a
+# reason outside igb, and drv on igb skips it. veth, the suite's own pair
+# (multi-buffer in drv mode), runs it in drv mode: no igb code on that
+# path. True if it fails there with TEXT too; VETH_DETAIL says what it did.
+VETH_UP=
+veth_confirms() {
+	local i out r v
+	for i in "${!NAMES[@]}"; do [ "${NAMES[$i]}" = "$1" ] && break; done
+	out=$LOGS/veth-drv-$i
+	if [ ! -f "$out.tap" ]; then
+		if [ -z "$VETH_UP" ]; then
+			[ -d /sys/module/veth ] || insmod "$VETH_KO" ||
+				{ VETH_DETAIL="no veth ($VETH_KO: make xskxceiver-veth)"; return 1; }
+			ip link add $VETH_A numtxqueues 4 numrxqueues 4 type veth \
+				peer name $VETH_B numtxqueues 4 numrxqueues 4 &&
+			ip link set $VETH_A mtu 1500 && ip link set $VETH_B mtu 1500 &&
+			ip link set $VETH_A up && ip link set $VETH_B up &&
+			wait_up $VETH_A && wait_up $VETH_B ||
+				{ VETH_DETAIL="no veth pair"; return 1; }
+			VETH_UP=1
+			info "veth: $VETH_A -> $VETH_B, for the entries drv on igb cannot confirm"
+		fi
+		IFS_PAIR=("$VETH_A" "$VETH_B")
+		suite drv "$out" -t "$i"
+		IFS_PAIR=()
 	fi
-	sed -n -E 's/^# \[is_frag_valid\] expected pkt_nb \[([0-9]+)\], got pkt_nb \[([0-9]+)\].*/\1 \2/p' "$t" |
-		awk '$2 > $1 { print; found = 1 } END { exit !found }' && return 0
-	grep -q 'ERROR: \[receive_pkts\] Receive loop timed out' "$t" && echo timeout
-}
-
-# wire_loss MODE INDEX TEST: true if the test's run on its own lost frames
-# that the receiving NIC never wrote into its ring: the NICs counted
-# frames out (GPTC) and never in (GPRC), at least as many as the gap
-# the suite saw (one, for a receive loop that timed out waiting), and
-# no zero-copy ring dropped anything. TEST's own program may drop: the
-# rings' drop counter counts its XDP_DROP verdicts too, and
-# XDP_DROP_HALF's (xsk_xdp_drop) drops every other frame that reaches the
-# ring (RING_IN): that many are the program's, not the driver's.
-wire_loss() {
-	local gap need=1 allowed=0
-	[ "$3" != XDP_DROP_HALF ] || allowed=$(((${RING_IN:-0} + 1) / 2))
-	[ -f "$LOGS/$1-rerun-$2.tap" ] || return 1	# not rerun
-	gap=$(lost_frames "$LOGS/$1-rerun-$2.tap") || return 1
-	case $gap in
-	timeout) LOSS_DETAIL="the receive loop timed out" ;;
-	*)	LOSS_DETAIL="expected frame ${gap% *}, got ${gap#* }"
-		need=$((${gap#* } - ${gap% *})) ;;
+	r=$(tap_lines "$out.tap" | head -n 1)
+	v=${r#* }
+	v=${v%% *}
+	case $v in
+	fail)	if grep -q -E -e "$2" "$out.tap"; then
+			VETH_DETAIL="veth fails it in drv mode too: $(grep -m 1 -E -e "$2" "$out.tap")"
+			return 0
+		fi
+		VETH_DETAIL="veth fails it in drv mode, but not with '$2': $(failure_line "$out.tap")" ;;
+	ok)	VETH_DETAIL="veth passes it in drv mode: the entry does not hold" ;;
+	skip)	VETH_DETAIL="veth skips it in drv mode (${r#* skip }): nothing confirms the entry" ;;
+	*)	VETH_DETAIL="veth gave no result: $(tail -n 1 "$out.tap")" ;;
 	esac
-	LOSS_DETAIL="$LOSS_DETAIL; on its own: $WIRE_LOST frames sent and never received by the NIC, $DRV_DROPS dropped by the driver"
-	[ "$allowed" -eq 0 ] ||
-		LOSS_DETAIL="$LOSS_DETAIL (of $RING_IN into the ring, up to $allowed dropped by the program)"
-	[ "$WIRE_LOST" -ge "$need" ] && [ "$DRV_DROPS" -le "$allowed" ]
+	return 1
 }
 
-expected() {	# expected MODE TEST: the list's reason, or nothing
-	[ -f "$EXPECTED" ] || return 0
-	awk -v m="$1" -v t="$2" '$2 == t && index("," $1 ",", "," m ",") {
-		$1 = $2 = ""; sub(/^ +/, ""); print }' \
-		"$EXPECTED"
+# failed MODE INDEX NAME DETAIL: the verdict on a "not ok".
+failed() {
+	local m=$1 i=$2 name=$3 detail=$4 out=$LOGS/$1.out/$2 drv
+	if ! entry "$m" "$name"; then
+		fail "$m $name: $detail (not on tools/xskxceiver/expected-failures): $(failure_line "$out")"
+		counters_of "$m" "$i"
+		return
+	fi
+	if ! grep -q -E -e "$E_TEXT" "$out"; then
+		fail "$m $name: listed, but its failure does not print '$E_TEXT': $(failure_line "$out")"
+		counters_of "$m" "$i"
+		return
+	fi
+	case $m in
+	zc | zc-bp)
+		drv=$(awk -v t="$name" '$2 == t { print $3 }' "$LOGS/drv.results" 2>/dev/null)
+		case $drv in
+		fail)	info "$m $name: expected failure, drv fails it too: $E_REASON" ;;
+		skip)	if veth_confirms "$name" "$E_TEXT"; then
+				info "$m $name: expected failure, drv on igb skips it; $VETH_DETAIL: $E_REASON"
+			else
+				fail "$m $name: fails in $m, drv on igb skips it and $VETH_DETAIL"
+			fi ;;
+		ok)	fail "$m $name: fails in $m but not in drv (listed or not)"
+			counters_of "$m" "$i" ;;
+		*)	fail "$m $name: fails in $m, and drv did not run it: nothing shows the failure is not the driver's (run drv too)" ;;
+		esac ;;
+	drv)
+		if [ "${E_REASON#timing}" = "$E_REASON" ]; then
+			info "$m $name: expected failure: $E_REASON"
+			return
+		fi
+		# Listed as timing: it must pass on its own.
+		counters_of "$m" "$i"
+		case " $REPORT_ONLY " in
+		*" $m "*) fail "$m $name: failed, listed as timing (a reported mode, not run again)"; return ;;
+		esac
+		busy_poll "$m"
+		suite "$m" "$LOGS/$m-rerun-$i" -t "$i"
+		busy_poll off
+		if grep -q '^ok 1 PASS' "$LOGS/$m-rerun-$i.tap"; then
+			flaky "$m $name: failed in the suite's run ($detail), passed on its own; listed as timing: $E_REASON"
+		else
+			fail "$m $name: listed as timing, but failed on its own too: $(failure_line "$LOGS/$m-rerun-$i.tap")"
+		fi ;;
+	*)	info "$m $name: expected failure: $E_REASON" ;;
+	esac
 }
 
 verdicts() {
-	local m=$1 i name v detail reason
+	local m=$1 i name v detail
 	while read -r i name v detail; do
-		reason=$(expected "$m" "$name")
-		LOSS_DETAIL=
 		case $v in
 		ok) pass "$m $name" ;;
 		skip) skip "$m $name: $detail" ;;
-		fail)
-			if [ -n "$reason" ]; then
-				info "$m $name: expected failure: $reason"
-			elif rerun_passes "$m" "$i"; then
-				flaky "$m $name: failed in the suite's run ($detail), passed on its own"
-				continue
-			elif wire_loss "$m" "$i" "$name"; then
-				lost "$m $name: frames lost in QEMU before the driver ($LOSS_DETAIL)"
-				continue
-			elif [ ! -f "$LOGS/$m-rerun-$i.tap" ]; then
-				fail "$m $name: $detail (not on tools/xskxceiver/expected-failures; a reported mode, not run again)"
-			else
-				fail "$m $name: $detail (not on tools/xskxceiver/expected-failures; failed on its own too${LOSS_DETAIL:+: $LOSS_DETAIL})"
-			fi
-			case $m in zc | zc-bp)
-				if grep -q -E "^[0-9]+ $name fail" "$LOGS/drv.results" 2>/dev/null; then
-					:
-				elif [ -n "$reason" ] &&
-				     grep -q -E "^[0-9]+ $name skip" "$LOGS/drv.results" 2>/dev/null; then
-					info "$m $name: drv skips it: only the list's entry stands for it"
-				elif [ -z "$reason" ]; then
-					# failed on its own too: counted above
-					info "$m $name: fails in $m but not in drv"
-				elif rerun_passes "$m" "$i"; then
-					flaky "$m $name: failed in the suite's run, not in drv's, passed on its own"
-				elif wire_loss "$m" "$i" "$name"; then
-					lost "$m $name: fails in $m but not in drv: frames lost in QEMU before the driver ($LOSS_DETAIL)"
-				elif [ "${reason#timing}" != "$reason" ]; then
-					info "$m $name: fails in $m but not in drv; listed as timing, not gated (see the list)${LOSS_DETAIL:+; $LOSS_DETAIL}"
-				else
-					fail "$m $name: fails in $m but not in drv${LOSS_DETAIL:+ ($LOSS_DETAIL)}"
-				fi
-			esac ;;
+		fail) failed "$m" "$i" "$name" "$detail"; continue ;;
 		esac
-		if [ $v != fail ] && [ -n "$reason" ]; then
+		! entry "$m" "$name" ||
 			info "$m $name: on the expected-failure list but did not fail"
-		fi
 	done < "$LOGS/$m.results"
 }
 
@@ -403,6 +561,17 @@ setup || exit 1
 "$XSKX" -l | sed -n -E 's/^[0-9]+: //p' > "$LOGS/tests.txt"
 mapfile -t NAMES < "$LOGS/tests.txt"
 [ ${#NAMES[@]} -gt 0 ] || { echo "xskxceiver: -l lists no tests"; exit 1; }
+read_list || exit 1
+SELECTED=()
+for t in "${tests[@]}"; do
+	for i in "${!NAMES[@]}"; do
+		[ "${NAMES[$i]}" = "$t" ] && SELECTED+=("$i") && continue 2
+	done
+	echo "xskxceiver: the suite has no test $t"
+	exit 1
+done
+[ ${#SELECTED[@]} -eq 0 ] || info "only: ${tests[*]}"
+rm -f "$RESULTS/no-reuse" "$LOGS/runs-bad"
 kcheck_mark
 for m in "${modes[@]}"; do
 	run_mode "$m"
@@ -410,6 +579,15 @@ done
 for m in "${modes[@]}"; do
 	verdicts "$m"
 done
+# The runs that were not whole: each fails its mode (veth's, drv's).
+if [ -f "$LOGS/runs-bad" ]; then
+	while read -r run why; do
+		run=${run%:}
+		m=${run%%-*}
+		case $run in veth-*) m=drv ;; zc-bp*) m=zc-bp ;; esac
+		fail "$m xskxceiver run $run: $why"
+	done < "$LOGS/runs-bad"
+fi
 for m in "${modes[@]}"; do
 	echo "TABLE $m: $(grep -c ' ok ' "$LOGS/$m.results") ok," \
 		"$(grep -c ' fail ' "$LOGS/$m.results") not ok," \
@@ -418,5 +596,5 @@ done
 kcheck_splats xskxceiver
 [ "${SPLATS:-0}" -eq 0 ] || fail "dmesg: $SPLATS kernel splats"
 [ -z "$REPORT_ONLY" ] || echo "xskxceiver: reported, not gated:$REPORT_ONLY ($NOTED NOTE lines)"
-echo "xskxceiver: $PASS passed, $FAIL failed, $SKIP skipped, $FLAKY flaky, $LOST lost on the wire"
+echo "xskxceiver: $PASS passed, $FAIL failed, $SKIP skipped, $FLAKY flaky"
 [ $FAIL -eq 0 ]
