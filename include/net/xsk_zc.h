@@ -529,9 +529,12 @@ static __always_inline int xsk_zc_rx_poll(struct xsk_zc_rx_ring *rx,
  * list has no lock: only the NAPI instance of the queue's RX ring may
  * free into it. When that instance also serves @tx, the buffer goes back
  * to the pool at once; otherwise it waits on the RX ring for its next
- * poll, or for xsk_zc_rx_ring_clean().
+ * poll, or for xsk_zc_rx_ring_clean(). The first buffer to wait
+ * schedules that poll: XDP_TX may have taken every buffer of the ring,
+ * and a ring with none posted raises no RX interrupt.
  *
- * Context: the NAPI poll that cleans @tx, or with the queue stopped.
+ * Context: the NAPI poll that cleans @tx, or with the queue stopped
+ * (its NAPI instances disabled: nothing is scheduled).
  */
 static inline void xsk_zc_tx_xdp_done(struct xsk_zc_tx_ring *tx,
 				      struct xdp_buff *xdp)
@@ -542,8 +545,9 @@ static inline void xsk_zc_tx_xdp_done(struct xsk_zc_tx_ring *tx,
 		xsk_buff_free(xdp);
 		return;
 	}
-	llist_add(&container_of(xdp, struct xsk_zc_buff, xdp)->xdp_tx_done,
-		  &rx->xdp_tx_done);
+	if (llist_add(&container_of(xdp, struct xsk_zc_buff, xdp)->xdp_tx_done,
+		      &rx->xdp_tx_done))
+		napi_schedule(rx->napi);
 }
 
 /**
