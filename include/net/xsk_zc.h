@@ -551,6 +551,25 @@ static inline void xsk_zc_tx_xdp_done(struct xsk_zc_tx_ring *tx,
 }
 
 /**
+ * xsk_zc_tx_publish - hand a written TX frame to the driver's TX clean
+ * @watch: where the driver's TX clean looks for the frame (igb's
+ *	``next_to_watch``): a pointer variable, NULL while the slot is free
+ * @eop: what the clean then reads, the frame's last descriptor
+ *
+ * For &xsk_zc_rx_hw.xmit_zc, and a &xsk_zc_tx_hw.fill that shares its
+ * descriptor write, as the last write of a frame. XDP_TX runs in the RX
+ * NAPI, and the TX clean may run in another one, on another CPU, without
+ * the queue's lock. On a weakly ordered CPU that clean could see @eop
+ * before the descriptors and the frame's own fields, read the done bit
+ * the NIC wrote back at the slot's previous use, and free a buffer the
+ * NIC has not read yet. A store-release orders every earlier write of
+ * the frame before @eop: the clean reads @watch with smp_load_acquire(),
+ * or reads it and then calls smp_rmb() as igb_clean_tx_irq() does.
+ * Clearing @watch needs no ordering.
+ */
+#define xsk_zc_tx_publish(watch, eop)	smp_store_release(watch, eop)
+
+/**
  * xsk_zc_tx_meta_done - complete the TX metadata of a zero-copy frame
  * @compl: the frame's completion slot (&xsk_zc_tx_hw.compl)
  * @hw: the driver's TX descriptor callbacks, with &xsk_zc_tx_hw.tmo

@@ -133,7 +133,10 @@ static union e1000_adv_tx_desc *igb_xsk_tx_desc(struct igb_ring *ring,
  * length in the first one (known only now; the NIC reads none of them
  * before the tail moves), end of packet and RS on the last, where
  * igb_clean_tx_irq() looks for it done. RS on every frame, since igb
- * completes per tx_buffer, not per batch.
+ * completes per tx_buffer, not per batch. next_to_watch last, ordered
+ * after the rest (xsk_zc_tx_publish()): XDP_TX writes the frame from
+ * the RX vector, and the TX vector's clean, on another CPU, must not
+ * find @eop before it is written.
  */
 static void igb_xsk_tx_end(struct igb_ring *ring, struct igb_tx_buffer *buf,
 			   union e1000_adv_tx_desc *sop,
@@ -142,8 +145,8 @@ static void igb_xsk_tx_end(struct igb_ring *ring, struct igb_tx_buffer *buf,
 	olinfo |= buf->bytecount << E1000_ADVTXD_PAYLEN_SHIFT;
 	sop->read.olinfo_status = cpu_to_le32(olinfo);
 	eop->read.cmd_type_len |= cpu_to_le32(IGB_TXD_DCMD);
-	buf->next_to_watch = eop;
 	netdev_tx_sent_queue(txring_txq(ring), buf->bytecount);
+	xsk_zc_tx_publish(&buf->next_to_watch, eop);
 }
 
 /* XDP_TX: the XSK buffer itself goes on the queue's TX ring, which the
