@@ -83,7 +83,10 @@ static void fake_tx_put_desc(struct fake_queue *q, dma_addr_t dma, u32 len,
 	d->dma = dma;
 	d->len = len;
 	d->zc = !xdp;
-	d->xdp_tx = xdp;
+	/* what fake_tx_clean() finds the frame by, last (a driver's
+	 * next_to_watch)
+	 */
+	xsk_zc_tx_publish(&d->xdp_tx, xdp);
 	q->tx_ntu = (q->tx_ntu + 1) % FAKE_RING;
 	q->tx_used++;
 }
