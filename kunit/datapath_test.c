@@ -400,9 +400,11 @@ static void failed_xdp_tx_frees_the_buffer_and_counts_a_drop(struct kunit *test)
 }
 
 /* A socket bound zero-copy to queue 1 of a NIC whose XDP_TX posts the
- * XSK buffer itself; @one_napi: one NAPI instance serves RX and TX.
+ * XSK buffer itself, with @fill frames offered; @one_napi: one NAPI
+ * instance serves RX and TX.
  */
-static struct rig rig_up_xmit_zc(struct kunit *test, bool one_napi)
+static struct rig rig_up_xmit_zc_fill(struct kunit *test, bool one_napi,
+				      u32 fill)
 {
 	struct fake_xsk_cfg cfg = { .qid = 1, .need_wakeup = true };
 	struct rig r;
@@ -411,10 +413,15 @@ static struct rig rig_up_xmit_zc(struct kunit *test, bool one_napi)
 	r.nic->one_napi = one_napi;
 	fake_nic_set_up(test, r.nic, true);
 	r.x = fake_xsk_create_sized(test, FAKE_FRAME, FAKE_XSK_RING);
-	fake_fq_put(r.x, 32);
+	fake_fq_put(r.x, fill);
 	KUNIT_ASSERT_EQ(test, fake_xsk_bind(r.x, r.nic, &cfg), 0);
 	r.q = &r.nic->q[1];
 	return r;
+}
+
+static struct rig rig_up_xmit_zc(struct kunit *test, bool one_napi)
+{
+	return rig_up_xmit_zc_fill(test, one_napi, 32);
 }
 
 static void xdp_tx_without_a_copy_sends_the_rx_buffer_itself(struct kunit *test)
@@ -485,11 +492,22 @@ static u32 xdp_tx_three_and_complete(struct kunit *test, struct rig *r)
 static void xdp_tx_buffers_another_napi_completed_go_back_at_the_next_rx_poll(struct kunit *test)
 {
 	struct rig r = rig_up_xmit_zc(test, false);
-	u32 free = xdp_tx_three_and_complete(test, &r);
+	struct bpf_prog *tx = fake_prog_create(test, XDP_TX);
+	u32 free, free_in_tx_napi;
+	bool waiting;
 
+	receive_frames(r.q, 3, 60);
+	KUNIT_EXPECT_EQ(test, fake_poll_rx(r.q, tx, 64), 3);
+	free = r.x->pool->free_list_cnt;
+	/* inside the TX NAPI, before any other softirq can run */
+	local_bh_disable();
+	fake_tx_clean(r.q, 3);
+	free_in_tx_napi = r.x->pool->free_list_cnt;
+	waiting = !llist_empty(&r.q->zrx.xdp_tx_done);
+	local_bh_enable();
 	/* the TX NAPI may not touch the pool's free list */
-	KUNIT_EXPECT_EQ(test, r.x->pool->free_list_cnt, free);
-	KUNIT_EXPECT_FALSE(test, llist_empty(&r.q->zrx.xdp_tx_done));
+	KUNIT_EXPECT_EQ(test, free_in_tx_napi, free);
+	KUNIT_EXPECT_TRUE(test, waiting);
 	KUNIT_EXPECT_EQ(test, fake_poll_rx(r.q, NULL, 64), 0);
 	KUNIT_EXPECT_EQ(test, r.x->pool->free_list_cnt, free + 3);
 	KUNIT_EXPECT_TRUE(test, llist_empty(&r.q->zrx.xdp_tx_done));
@@ -502,6 +520,23 @@ static void xdp_tx_buffers_go_back_at_once_when_one_napi_serves_the_queue(struct
 
 	KUNIT_EXPECT_EQ(test, r.x->pool->free_list_cnt, free + 3);
 	KUNIT_EXPECT_TRUE(test, llist_empty(&r.q->zrx.xdp_tx_done));
+}
+
+/* The fill ring held one ring's worth and XDP_TX sent every frame back:
+ * no buffer is posted, so the NIC raises no RX interrupt. The TX NAPI's
+ * completion is all that can bring the RX NAPI round to post them again.
+ */
+static void xdp_tx_completed_by_another_napi_refills_a_ring_left_empty(struct kunit *test)
+{
+	struct rig r = rig_up_xmit_zc_fill(test, false, POSTED_FULL);
+	struct bpf_prog *tx = fake_prog_create(test, XDP_TX);
+
+	receive_frames(r.q, POSTED_FULL, 60);
+	KUNIT_ASSERT_EQ(test, fake_poll_rx(r.q, tx, 64), POSTED_FULL);
+	KUNIT_ASSERT_EQ(test, fake_rx_posted(r.q), 0);
+	/* the TX NAPI cleans them: nothing else runs the RX NAPI now */
+	fake_tx_clean(r.q, POSTED_FULL);
+	KUNIT_EXPECT_EQ(test, fake_rx_posted(r.q), POSTED_FULL);
 }
 
 static void a_ring_short_of_buffers_posts_the_xdp_tx_buffers_that_came_back(struct kunit *test)
@@ -1509,6 +1544,7 @@ static struct kunit_case xsk_zc_datapath_cases[] = {
 	KUNIT_CASE(xdp_tx_without_a_copy_skips_the_nic_metadata),
 	KUNIT_CASE(xdp_tx_buffers_another_napi_completed_go_back_at_the_next_rx_poll),
 	KUNIT_CASE(xdp_tx_buffers_go_back_at_once_when_one_napi_serves_the_queue),
+	KUNIT_CASE(xdp_tx_completed_by_another_napi_refills_a_ring_left_empty),
 	KUNIT_CASE(a_ring_short_of_buffers_posts_the_xdp_tx_buffers_that_came_back),
 	KUNIT_CASE(xdp_tx_without_a_copy_on_a_full_tx_ring_frees_the_buffer),
 	KUNIT_CASE(unbinding_gives_back_the_xdp_tx_buffers_still_on_the_tx_ring),

@@ -83,7 +83,10 @@ static void fake_tx_put_desc(struct fake_queue *q, dma_addr_t dma, u32 len,
 	d->dma = dma;
 	d->len = len;
 	d->zc = !xdp;
-	d->xdp_tx = xdp;
+	/* what fake_tx_clean() finds the frame by, last (a driver's
+	 * next_to_watch)
+	 */
+	xsk_zc_tx_publish(&d->xdp_tx, xdp);
 	q->tx_ntu = (q->tx_ntu + 1) % FAKE_RING;
 	q->tx_used++;
 }
@@ -269,11 +272,14 @@ bool fake_tx_xmit_doorbell(struct fake_queue *q, u32 budget)
 	return xsk_zc_tx_xmit(&q->ztx, budget, &fake_tx_hw_doorbell);
 }
 
-/* The NIC completes @n TX descriptors; returns the zero-copy ones. */
+/* The NIC completes @n TX descriptors, which the TX NAPI cleans (BHs
+ * off, as in its poll); returns the zero-copy ones.
+ */
 u32 fake_tx_clean(struct fake_queue *q, u32 n)
 {
 	u32 zc = 0;
 
+	local_bh_disable();
 	while (n-- && q->tx_used) {
 		struct fake_tx_desc *d = &q->tx_desc[q->tx_ntc];
 
@@ -291,6 +297,7 @@ u32 fake_tx_clean(struct fake_queue *q, u32 n)
 		q->tx_used--;
 	}
 	xsk_zc_tx_complete(&q->ztx, zc);
+	local_bh_enable();
 	return zc;
 }
 

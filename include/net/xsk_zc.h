@@ -529,9 +529,12 @@ static __always_inline int xsk_zc_rx_poll(struct xsk_zc_rx_ring *rx,
  * list has no lock: only the NAPI instance of the queue's RX ring may
  * free into it. When that instance also serves @tx, the buffer goes back
  * to the pool at once; otherwise it waits on the RX ring for its next
- * poll, or for xsk_zc_rx_ring_clean().
+ * poll, or for xsk_zc_rx_ring_clean(). The first buffer to wait
+ * schedules that poll: XDP_TX may have taken every buffer of the ring,
+ * and a ring with none posted raises no RX interrupt.
  *
- * Context: the NAPI poll that cleans @tx, or with the queue stopped.
+ * Context: the NAPI poll that cleans @tx, or with the queue stopped
+ * (its NAPI instances disabled: nothing is scheduled).
  */
 static inline void xsk_zc_tx_xdp_done(struct xsk_zc_tx_ring *tx,
 				      struct xdp_buff *xdp)
@@ -542,9 +545,29 @@ static inline void xsk_zc_tx_xdp_done(struct xsk_zc_tx_ring *tx,
 		xsk_buff_free(xdp);
 		return;
 	}
-	llist_add(&container_of(xdp, struct xsk_zc_buff, xdp)->xdp_tx_done,
-		  &rx->xdp_tx_done);
+	if (llist_add(&container_of(xdp, struct xsk_zc_buff, xdp)->xdp_tx_done,
+		      &rx->xdp_tx_done))
+		napi_schedule(rx->napi);
 }
+
+/**
+ * xsk_zc_tx_publish - hand a written TX frame to the driver's TX clean
+ * @watch: where the driver's TX clean looks for the frame (igb's
+ *	``next_to_watch``): a pointer variable, NULL while the slot is free
+ * @eop: what the clean then reads, the frame's last descriptor
+ *
+ * For &xsk_zc_rx_hw.xmit_zc, and a &xsk_zc_tx_hw.fill that shares its
+ * descriptor write, as the last write of a frame. XDP_TX runs in the RX
+ * NAPI, and the TX clean may run in another one, on another CPU, without
+ * the queue's lock. On a weakly ordered CPU that clean could see @eop
+ * before the descriptors and the frame's own fields, read the done bit
+ * the NIC wrote back at the slot's previous use, and free a buffer the
+ * NIC has not read yet. A store-release orders every earlier write of
+ * the frame before @eop: the clean reads @watch with smp_load_acquire(),
+ * or reads it and then calls smp_rmb() as igb_clean_tx_irq() does.
+ * Clearing @watch needs no ordering.
+ */
+#define xsk_zc_tx_publish(watch, eop)	smp_store_release(watch, eop)
 
 /**
  * xsk_zc_tx_meta_done - complete the TX metadata of a zero-copy frame

@@ -335,6 +335,7 @@ static int xsk_zc_pool_enable(struct xsk_zc_dev *zc, struct xsk_buff_pool *pool,
 		ops->queue_stop(dev, qid);
 
 	rx->bufs = bufs;
+	rx->napi = ops->napi(dev, qid, false);
 	rx->tx_napi = xsk_zc_other_tx_napi(zc, qid);
 	WRITE_ONCE(rx->pool, pool);
 	tx->in_flight = 0;
@@ -386,6 +387,7 @@ static int xsk_zc_pool_disable(struct xsk_zc_dev *zc, u32 qid)
 		WRITE_ONCE(rx->pool, NULL);
 		xsk_zc_rx_ring_clean(rx);
 		rx->bufs = NULL;
+		rx->napi = NULL;
 		rx->tx_napi = NULL;
 		/* page mode's frames are the driver's again */
 		if (rx->xdp_rxq)
@@ -504,6 +506,7 @@ void xsk_zc_rings_reattach(struct xsk_zc_dev *zc)
 			memset(rx->bufs, 0, rx->count * sizeof(*rx->bufs));
 			if (rx->xdp_rxq)
 				xsk_pool_set_rxq_info(pool, rx->xdp_rxq);
+			rx->napi = ops->napi(dev, qid, false);
 			rx->tx_napi = xsk_zc_other_tx_napi(zc, qid);
 			WRITE_ONCE(rx->pool, pool);
 		}

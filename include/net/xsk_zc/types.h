@@ -66,6 +66,9 @@ struct xsk_zc_rx_stats {
  * @keep_one_posted: when the fill ring is empty and the last posted buffer
  *	comes back (the hardware ring is then empty), drop its frame and post
  *	the buffer again, so the NIC never sees an empty ring (tsnep)
+ * @napi: the NAPI instance polling this ring; set by the library while
+ *	the ring has a pool. xsk_zc_tx_xdp_done() schedules it when XDP_TX
+ *	buffers start to wait on @xdp_tx_done.
  * @tx_napi: the NAPI instance serving the queue's TX when it is not the
  *	one polling this ring, NULL when one serves both; set by the library
  *	while the ring has a pool. A socket that busy-polls sends no TX
@@ -73,7 +76,8 @@ struct xsk_zc_rx_stats {
  *	xsk_zc_rx_poll() schedules @tx_napi from a busy poll.
  * @xdp_tx_done: buffers XDP_TX sent without a copy (&xsk_zc_rx_hw.xmit_zc)
  *	that @tx_napi completed. Only this ring's NAPI may return buffers
- *	to the pool, so they wait here for its next poll or ring clean.
+ *	to the pool, so they wait here for its next poll, which the first
+ *	of them schedules, or for the ring clean.
  * @first: the first buffer of a frame whose last descriptor has not come
  *	yet, NULL between frames. Its later buffers are its fragments
  *	(xsk_buff_add_frag()). A frame may span polls.
@@ -97,6 +101,7 @@ struct xsk_zc_rx_ring {
 	u32 pending;
 	u32 gap;
 	bool keep_one_posted;
+	struct napi_struct *napi;
 	struct napi_struct *tx_napi;
 	struct llist_head xdp_tx_done;
 	struct xdp_buff *first;

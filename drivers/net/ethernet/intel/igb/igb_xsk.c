@@ -133,7 +133,10 @@ static union e1000_adv_tx_desc *igb_xsk_tx_desc(struct igb_ring *ring,
  * length in the first one (known only now; the NIC reads none of them
  * before the tail moves), end of packet and RS on the last, where
  * igb_clean_tx_irq() looks for it done. RS on every frame, since igb
- * completes per tx_buffer, not per batch.
+ * completes per tx_buffer, not per batch. next_to_watch last, ordered
+ * after the rest (xsk_zc_tx_publish()): XDP_TX writes the frame from
+ * the RX vector, and the TX vector's clean, on another CPU, must not
+ * find @eop before it is written.
  */
 static void igb_xsk_tx_end(struct igb_ring *ring, struct igb_tx_buffer *buf,
 			   union e1000_adv_tx_desc *sop,
@@ -142,8 +145,8 @@ static void igb_xsk_tx_end(struct igb_ring *ring, struct igb_tx_buffer *buf,
 	olinfo |= buf->bytecount << E1000_ADVTXD_PAYLEN_SHIFT;
 	sop->read.olinfo_status = cpu_to_le32(olinfo);
 	eop->read.cmd_type_len |= cpu_to_le32(IGB_TXD_DCMD);
-	buf->next_to_watch = eop;
 	netdev_tx_sent_queue(txring_txq(ring), buf->bytecount);
+	xsk_zc_tx_publish(&buf->next_to_watch, eop);
 }
 
 /* XDP_TX: the XSK buffer itself goes on the queue's TX ring, which the
@@ -462,12 +465,62 @@ bool igb_xsk_clean_tx_irq(struct igb_ring *ring, u32 frames, u32 budget)
 	return xsk_zc_tx_xmit(&ring->ztx, budget, &igb_xsk_tx_hw);
 }
 
-/* Posts the buffers of a configured RX ring: from its pool or pages */
+static void igb_xsk_rx_reverse(struct igb_rx_buffer *bi, u32 from, u32 to)
+{
+	for (; from + 1 < to; from++, to--)
+		swap(bi[from], bi[to - 1]);
+}
+
+/* Puts page mode's RX buffers aside, mapped, for when the ring leaves
+ * zero-copy: igb_clean_rx_ring() but for the pages, which move to the
+ * start of rx_buffer_info, where igb_alloc_rx_buffers() finds them and
+ * posts them again without allocating (xsk_zc's queue_start allocates
+ * nothing). A ring stopped with its pages aside keeps them there.
+ */
+static void igb_xsk_rx_keep(struct igb_ring *ring)
+{
+	struct igb_rx_buffer *bi = ring->rx_buffer_info;
+	u16 ntc = ring->next_to_clean, kept;
+
+	/* an error pointer while page mode drops a frame across buffers */
+	if (!IS_ERR(ring->skb))
+		dev_kfree_skb(ring->skb);
+	ring->skb = NULL;
+	xsk_zc_rx_ring_clean(&ring->zrx);
+
+	/* the pages are next_to_clean up to next_to_alloc: rotate them to 0 */
+	kept = ring->next_to_alloc - ntc;
+	if (ring->next_to_alloc < ntc)
+		kept += ring->count;
+	if (ntc) {
+		igb_xsk_rx_reverse(bi, 0, ntc);
+		igb_xsk_rx_reverse(bi, ntc, ring->count);
+		igb_xsk_rx_reverse(bi, 0, ring->count);
+	}
+
+	ring->next_to_clean = 0;
+	ring->next_to_use = 0;
+	ring->next_to_alloc = kept;
+	set_bit(IGB_RING_FLAG_RX_PAGES_ASIDE, &ring->flags);
+}
+
+/* Posts the buffers of a configured RX ring: from its pool or pages. A
+ * ring that leaves zero-copy posts the pages it put aside; one that opens
+ * zero-copy gets its pages now, where igb_configure() may allocate.
+ */
 void igb_xsk_rx_start(struct igb_ring *ring)
 {
 	if (!xsk_zc_rx_pool(&ring->zrx)) {
-		igb_alloc_rx_buffers(ring, igb_desc_unused(ring));
+		if (test_and_clear_bit(IGB_RING_FLAG_RX_PAGES_ASIDE,
+				       &ring->flags))
+			igb_alloc_rx_buffers(ring, ring->next_to_alloc);
+		else
+			igb_alloc_rx_buffers(ring, igb_desc_unused(ring));
 		return;
+	}
+	if (!test_bit(IGB_RING_FLAG_RX_PAGES_ASIDE, &ring->flags)) {
+		igb_alloc_rx_pages(ring);
+		set_bit(IGB_RING_FLAG_RX_PAGES_ASIDE, &ring->flags);
 	}
 	xsk_zc_rx_start(&ring->zrx, &igb_xsk_rx_hw);
 }
@@ -595,7 +648,7 @@ static void igb_xsk_queue_stop(struct net_device *dev, u32 qid)
 			      false, hw, E1000_TXDCTL(tx->reg_idx)))
 		netdev_warn(dev, "queue %u did not stop within 10 ms\n", qid);
 	igb_clean_tx_ring(tx);
-	igb_clean_rx_ring(rx);
+	igb_xsk_rx_keep(rx);
 }
 
 /* igb_up() for one queue pair, with the pool or the pages it has now */
