@@ -29,8 +29,10 @@ PKGS_STAGE	:= linux-source-6.12 xz-utils patch diffutils rsync
 PKGS_BUILD	:= gcc make perl bc flex bison libelf-dev libssl-dev ccache \
 		   python3 binutils
 PKGS_LINT	:= sparse gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu
-# The QEMU guest ("make e2e", "make bench"); qemu-system-x86 itself comes
-# from bookworm-backports through tools/qemu-deps.sh.
+# The QEMU guest ("make e2e", "make bench"); qemu-system-x86 itself (its
+# version picks the source "make qemu" builds, its qemu-system-data and
+# Debian's seabios give the guest's firmware) comes from bookworm-backports
+# through tools/qemu-deps.sh.
 PKGS_XSKB	:= gcc make libxdp-dev libbpf-dev libelf-dev zlib1g-dev
 # The kernel's AF_XDP suite, xskxceiver, and its xdp_hw_metadata, from
 # the staged tree.
@@ -40,10 +42,12 @@ PKGS_BTF	:= dwarves
 PKGS_GUEST	:= iproute2 ethtool iputils-ping util-linux coreutils procps kmod \
 		   python3 python3-yaml bc
 PKGS_BENCH	:= gnuplot-nox
-# The project's QEMU with its tsnep model (tools/qemu/build.sh); meson
-# >= 1.5 comes from bookworm-backports through tools/qemu-deps.sh --build.
+# The project's QEMU, with its tsnep model and igb fixes
+# (tools/qemu/build.sh); meson >= 1.5 comes from bookworm-backports through
+# tools/qemu-deps.sh --build.
 PKGS_QEMU	:= gcc make ninja-build pkg-config python3 python3-venv xz-utils \
-		   libglib2.0-dev zlib1g-dev libfdt-dev libattr1-dev flex bison
+		   libglib2.0-dev zlib1g-dev libfdt-dev libattr1-dev flex bison \
+		   patch
 QEMU_DEPS	:= $(REPO)/tools/qemu-deps.sh
 GUEST_RUN	:= $(REPO)/tools/guest/run.sh
 # Seconds QEMU may run for each job before it is killed.
@@ -97,7 +101,7 @@ TXHANG_SECS	?= 20
 TXHANG_TIMEOUT	?= 1500
 
 .PHONY: help stage kunit kunit-uml lint check clean distclean deps guest xsk-bench \
-	xskxceiver qemu-tsnep tsnep-shim \
+	xskxceiver qemu tsnep-shim \
 	guest-deps guest-boot e2e e2e-build bench series series-check guest-debug \
 	e2e-debug stress stress-debug txhang txhang-debug
 
@@ -146,8 +150,9 @@ help:
 	@echo '  xdp-hw-metadata  build the kernel'"'"'s xdp_hw_metadata from build/linux'
 	@echo '             against the guest kernel'"'"'s BTF (build/xskxceiver)'
 	@echo '  guest-boot boot the guest and show its NICs'
-	@echo '  qemu-tsnep build QEMU with the tsnep model (tools/qemu, build/qemu)'
-	@echo '             and run the model'"'"'s tests (tools/qemu/tsnep-test.py)'
+	@echo '  qemu       build the QEMU every guest job runs (tools/qemu, build/qemu:'
+	@echo '             the tsnep model, the igb fixes of tools/qemu/patches) and'
+	@echo '             run their tests (tools/qemu/tsnep-test.py, igb-test.py)'
 	@echo '  tsnep-shim build the guest'"'"'s tsnep PCI shim module (build/tsnep-shim)'
 	@echo '  deps       install the Debian packages the harness needs'
 	@echo '  clean      remove build outputs (keeps build/base and build/ccache)'
@@ -169,7 +174,7 @@ stage:
 # the job saves and exits nonzero on any failed, crashed or missing test.
 # The job fails on a splat in that log. One kernel build serves kunit
 # and e2e-debug.
-kunit: guest-debug guest-deps
+kunit: guest-debug guest-deps qemu
 	@rc=0; \
 	XSKZC_KERNEL=$(DEBUG_KERNEL) XSKZC_MEM=$(DEBUG_MEM) \
 		$(GUEST_RUN) kunit $(KUNIT_TIMEOUT) || rc=1; \
@@ -221,18 +226,26 @@ xdp-hw-metadata: guest
 		KSRC=$(KSRC) O=$(BUILD)/xskxceiver \
 		VMLINUX=$(BUILD)/guest-x86_64/vmlinux xdp_hw_metadata
 
-# QEMU with the tsnep model, for the tsnep guest jobs (XSKZC_NIC=tsnep),
-# then the model's own tests (tools/qemu/tsnep-test.py: qtest, no guest,
-# a few seconds): its failures and "tsnep-test: N passed, N failed"; all
-# of its lines in build/qemu/tsnep-test.log.
-qemu-tsnep: guest-deps
+# The QEMU every guest job runs (tools/guest/run.sh), igb and tsnep:
+# Debian's source of the installed version with the tsnep model and the
+# fixes of tools/qemu/patches (tools/qemu/build.sh), then their tests
+# (tools/qemu/tsnep-test.py and igb-test.py: qtest, no guest, seconds):
+# their failures and "tsnep-test: N passed, N failed", "igb-test: ...";
+# all of their lines in build/qemu/tsnep-test.log and igb-test.log.
+# Under a lock: "make check" runs e2e-debug beside e2e-build, and both
+# need it.
+qemu: guest-deps
 	@$(DEPS) $(PKGS_QEMU)
 	@$(QEMU_DEPS) --build
-	@$(REPO)/tools/qemu/build.sh >/dev/null
-	@python3 -B $(REPO)/tools/qemu/tsnep-test.py \
-		$(BUILD)/qemu/src/build/qemu-system-x86_64 \
-		> $(BUILD)/qemu/tsnep-test.log; rc=$$?; \
-		grep -v '^ok ' $(BUILD)/qemu/tsnep-test.log; exit $$rc
+	@mkdir -p $(BUILD)/qemu
+	@flock $(BUILD)/qemu/.lock sh -c '$(REPO)/tools/qemu/build.sh >/dev/null' || exit 1; \
+	rc=0; for t in tsnep igb; do \
+		flock $(BUILD)/qemu/.lock python3 -B $(REPO)/tools/qemu/$$t-test.py \
+			$(BUILD)/qemu/src/build/qemu-system-x86_64 \
+			> $(BUILD)/qemu/$$t-test.log.$$$$ || rc=1; \
+		mv $(BUILD)/qemu/$$t-test.log.$$$$ $(BUILD)/qemu/$$t-test.log; \
+		grep -v '^ok ' $(BUILD)/qemu/$$t-test.log; \
+	done; exit $$rc
 
 # The guest's test-only PCI shim for that model, a module of the guest
 # kernel, built in build/tsnep-shim.
@@ -251,7 +264,7 @@ guest-deps:
 	@$(DEPS) $(PKGS_GUEST)
 	@$(QEMU_DEPS)
 
-guest-boot: guest xsk-bench guest-deps
+guest-boot: guest xsk-bench guest-deps qemu
 	@$(GUEST_RUN) boot 120
 
 # Four boots: tools/guest/e2e.sh on igb, then the igb checks of
@@ -262,7 +275,7 @@ guest-boot: guest xsk-bench guest-deps
 # "xskxceiver: ...".
 # What e2e's guest jobs need, built without running any: "make check"
 # builds it beside e2e-debug's guest.
-e2e-build: guest xsk-bench xskxceiver xdp-hw-metadata guest-deps qemu-tsnep \
+e2e-build: guest xsk-bench xskxceiver xdp-hw-metadata guest-deps qemu \
 	tsnep-shim
 
 e2e: e2e-build
@@ -287,7 +300,7 @@ e2e: e2e-build
 # The debug kernel: e2e's lifecycle tests, then the stress, then
 # kmemleak, in one boot.
 # Ends with "e2e-debug: OK" or "e2e-debug: FAILED".
-e2e-debug: guest-debug xsk-bench guest-deps
+e2e-debug: guest-debug xsk-bench guest-deps qemu
 	@XSKZC_KERNEL=$(DEBUG_KERNEL) XSKZC_MEM=$(DEBUG_MEM) \
 	$(GUEST_RUN) e2e-debug $(E2E_DEBUG_TIMEOUT) \
 		$(STRESS_CYCLES),$(E2E_DEBUG_SCALE),$(STRESS_DEBUG_RATE),$(E2E_DEBUG_TESTS) || { \
@@ -306,22 +319,22 @@ series-check: series
 	@JOBS=$(JOBS) CCACHE=ccache $(REPO)/tools/series-check.sh
 
 # Results of both kernels in build/guest-run/stress/ (the last run).
-stress: guest xsk-bench guest-deps
+stress: guest xsk-bench guest-deps qemu
 	@$(GUEST_RUN) stress $(STRESS_TIMEOUT) cycles,$(STRESS_CYCLES)
 
-stress-debug: guest-debug xsk-bench guest-deps
+stress-debug: guest-debug xsk-bench guest-deps qemu
 	@XSKZC_KERNEL=$(DEBUG_KERNEL) XSKZC_MEM=$(DEBUG_MEM) \
 	$(GUEST_RUN) stress $(STRESS_TIMEOUT) \
 		cycles,$(STRESS_CYCLES),$(STRESS_DEBUG_RATE)
 
-txhang: guest xsk-bench guest-deps
+txhang: guest xsk-bench guest-deps qemu
 	@$(GUEST_RUN) stress $(TXHANG_TIMEOUT) txhang,$(TXHANG_ROUNDS),$(TXHANG_SECS)
 
-txhang-debug: guest-debug xsk-bench guest-deps
+txhang-debug: guest-debug xsk-bench guest-deps qemu
 	@XSKZC_KERNEL=$(DEBUG_KERNEL) XSKZC_MEM=$(DEBUG_MEM) \
 	$(GUEST_RUN) stress $(TXHANG_TIMEOUT) txhang,$(TXHANG_ROUNDS),$(TXHANG_SECS)
 
-bench: guest xsk-bench guest-deps $(if $(filter tsnep,$(BENCH_NICS)),qemu-tsnep tsnep-shim)
+bench: guest xsk-bench guest-deps qemu $(if $(filter tsnep,$(BENCH_NICS)),tsnep-shim)
 	@$(DEPS) $(PKGS_BENCH)
 	@rc=0; for nic in $(BENCH_NICS); do \
 		XSKZC_NIC=$$nic $(GUEST_RUN) bench $(BENCH_TIMEOUT) \
