@@ -29,8 +29,10 @@ PKGS_STAGE	:= linux-source-6.12 xz-utils patch diffutils rsync
 PKGS_BUILD	:= gcc make perl bc flex bison libelf-dev libssl-dev ccache \
 		   python3 binutils
 PKGS_LINT	:= sparse gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu
-# The QEMU guest ("make e2e", "make bench"); qemu-system-x86 itself comes
-# from bookworm-backports through tools/qemu-deps.sh.
+# The QEMU guest ("make e2e", "make bench"); qemu-system-x86 itself (its
+# version picks the source "make qemu" builds, its qemu-system-data and
+# Debian's seabios give the guest's firmware) comes from bookworm-backports
+# through tools/qemu-deps.sh.
 PKGS_XSKB	:= gcc make libxdp-dev libbpf-dev libelf-dev zlib1g-dev
 # The kernel's AF_XDP suite, xskxceiver, and its xdp_hw_metadata, from
 # the staged tree.
@@ -40,10 +42,12 @@ PKGS_BTF	:= dwarves
 PKGS_GUEST	:= iproute2 ethtool iputils-ping util-linux coreutils procps kmod \
 		   python3 python3-yaml bc
 PKGS_BENCH	:= gnuplot-nox
-# The project's QEMU with its tsnep model (tools/qemu/build.sh); meson
-# >= 1.5 comes from bookworm-backports through tools/qemu-deps.sh --build.
+# The project's QEMU, with its tsnep model and igb fixes
+# (tools/qemu/build.sh); meson >= 1.5 comes from bookworm-backports through
+# tools/qemu-deps.sh --build.
 PKGS_QEMU	:= gcc make ninja-build pkg-config python3 python3-venv xz-utils \
-		   libglib2.0-dev zlib1g-dev libfdt-dev libattr1-dev flex bison
+		   libglib2.0-dev zlib1g-dev libfdt-dev libattr1-dev flex bison \
+		   patch
 QEMU_DEPS	:= $(REPO)/tools/qemu-deps.sh
 GUEST_RUN	:= $(REPO)/tools/guest/run.sh
 # Seconds QEMU may run for each job before it is killed.
@@ -107,7 +111,7 @@ TXHANG_SECS	?= 20
 TXHANG_TIMEOUT	?= 1500
 
 .PHONY: help stage kunit kunit-uml lint check clean distclean deps guest xsk-bench \
-	xskxceiver xskxceiver-veth qemu-tsnep tsnep-shim \
+	xskxceiver xskxceiver-veth qemu tsnep-shim \
 	guest-deps guest-boot e2e e2e-build bench series series-check guest-debug \
 	e2e-debug e2e-debug-tsnep tsnep-shim-debug stress stress-debug txhang \
 	txhang-debug
@@ -162,8 +166,9 @@ help:
 	@echo '  xdp-hw-metadata  build the kernel'"'"'s xdp_hw_metadata from build/linux'
 	@echo '             against the guest kernel'"'"'s BTF (build/xskxceiver)'
 	@echo '  guest-boot boot the guest and show its NICs'
-	@echo '  qemu-tsnep build QEMU with the tsnep model (tools/qemu, build/qemu)'
-	@echo '             and run the model'"'"'s tests (tools/qemu/tsnep-test.py)'
+	@echo '  qemu       build the QEMU every guest job runs (tools/qemu, build/qemu:'
+	@echo '             the tsnep model, the igb fixes of tools/qemu/patches) and'
+	@echo '             run their tests (tools/qemu/tsnep-test.py, igb-test.py)'
 	@echo '  tsnep-shim build the guest'"'"'s tsnep PCI shim module (build/tsnep-shim)'
 	@echo '  deps       install the Debian packages the harness needs'
 	@echo '  clean      remove build outputs (keeps build/base and build/ccache)'
@@ -185,7 +190,7 @@ stage:
 # the job saves and exits nonzero on any failed, crashed or missing test.
 # The job fails on a splat in that log, and on a kmemleak report after
 # the suites. One kernel build serves kunit and e2e-debug.
-kunit: guest-debug guest-deps
+kunit: guest-debug guest-deps qemu
 	@rc=0; \
 	XSKZC_KERNEL=$(DEBUG_KERNEL) XSKZC_MEM=$(DEBUG_MEM) \
 		$(GUEST_RUN) kunit $(KUNIT_TIMEOUT) || rc=1; \
@@ -252,18 +257,26 @@ xdp-hw-metadata: guest
 		KSRC=$(KSRC) O=$(BUILD)/xskxceiver \
 		VMLINUX=$(BUILD)/guest-x86_64/vmlinux xdp_hw_metadata
 
-# QEMU with the tsnep model, for the tsnep guest jobs (XSKZC_NIC=tsnep),
-# then the model's own tests (tools/qemu/tsnep-test.py: qtest, no guest,
-# a few seconds): its failures and "tsnep-test: N passed, N failed"; all
-# of its lines in build/qemu/tsnep-test.log.
-qemu-tsnep: guest-deps
+# The QEMU every guest job runs (tools/guest/run.sh), igb and tsnep:
+# Debian's source of the installed version with the tsnep model and the
+# fixes of tools/qemu/patches (tools/qemu/build.sh), then their tests
+# (tools/qemu/tsnep-test.py and igb-test.py: qtest, no guest, seconds):
+# their failures and "tsnep-test: N passed, N failed", "igb-test: ...";
+# all of their lines in build/qemu/tsnep-test.log and igb-test.log.
+# Under a lock: "make check" runs e2e-debug beside e2e-build, and both
+# need it.
+qemu: guest-deps
 	@$(DEPS) $(PKGS_QEMU)
 	@$(QEMU_DEPS) --build
-	@$(REPO)/tools/qemu/build.sh >/dev/null
-	@python3 -B $(REPO)/tools/qemu/tsnep-test.py \
-		$(BUILD)/qemu/src/build/qemu-system-x86_64 \
-		> $(BUILD)/qemu/tsnep-test.log; rc=$$?; \
-		grep -v '^ok ' $(BUILD)/qemu/tsnep-test.log; exit $$rc
+	@mkdir -p $(BUILD)/qemu
+	@flock $(BUILD)/qemu/.lock sh -c '$(REPO)/tools/qemu/build.sh >/dev/null' || exit 1; \
+	rc=0; for t in tsnep igb; do \
+		flock $(BUILD)/qemu/.lock python3 -B $(REPO)/tools/qemu/$$t-test.py \
+			$(BUILD)/qemu/src/build/qemu-system-x86_64 \
+			> $(BUILD)/qemu/$$t-test.log.$$$$ || rc=1; \
+		mv $(BUILD)/qemu/$$t-test.log.$$$$ $(BUILD)/qemu/$$t-test.log; \
+		grep -v '^ok ' $(BUILD)/qemu/$$t-test.log; \
+	done; exit $$rc
 
 # The guest's test-only PCI shim for that model, a module of the guest
 # kernel, built in build/tsnep-shim. $(1): the kernel's build directory,
@@ -294,7 +307,7 @@ guest-deps:
 	@$(DEPS) $(PKGS_GUEST)
 	@$(QEMU_DEPS)
 
-guest-boot: guest xsk-bench guest-deps
+guest-boot: guest xsk-bench guest-deps qemu
 	@$(GUEST_RUN) boot 120
 
 # Four boots: tools/guest/e2e.sh on igb, then the igb checks of
@@ -306,7 +319,7 @@ guest-boot: guest xsk-bench guest-deps
 # What e2e's guest jobs need, built without running any: "make check"
 # builds it beside e2e-debug's guest.
 e2e-build: guest xsk-bench xskxceiver xskxceiver-veth xdp-hw-metadata \
-	guest-deps qemu-tsnep tsnep-shim
+	guest-deps qemu tsnep-shim
 
 e2e: e2e-build
 	@rc=0; \
@@ -331,7 +344,7 @@ e2e: e2e-build
 # The debug kernel: a kmemleak scan of boot, e2e's lifecycle tests,
 # then the stress, then kmemleak again, in one boot.
 # Ends with "e2e-debug: OK" or "e2e-debug: FAILED".
-e2e-debug: guest-debug xsk-bench guest-deps
+e2e-debug: guest-debug xsk-bench guest-deps qemu
 	@XSKZC_KERNEL=$(DEBUG_KERNEL) XSKZC_MEM=$(DEBUG_MEM) \
 	$(GUEST_RUN) e2e-debug $(E2E_DEBUG_TIMEOUT) \
 		$(STRESS_CYCLES),$(E2E_DEBUG_SCALE),$(STRESS_DEBUG_RATE),$(E2E_DEBUG_TESTS) || { \
@@ -341,14 +354,11 @@ e2e-debug: guest-debug xsk-bench guest-deps
 		exit 1; }
 
 # The same on two tsnep NICs (TSNEP_DEBUG_TESTS, TSNEP_DEBUG_CYCLES):
-# tsnep's own code under KASAN, lockdep and kmemleak. "make check" runs
-# the job on its own (E2E_DEBUG_TSNEP_RUN), once the QEMU and the
-# modules it needs are built.
-E2E_DEBUG_TSNEP_RUN = XSKZC_NIC=tsnep XSKZC_KERNEL=$(DEBUG_KERNEL) \
-	XSKZC_MEM=$(DEBUG_MEM) $(GUEST_RUN) e2e-debug $(E2E_DEBUG_TIMEOUT) \
-	$(TSNEP_DEBUG_CYCLES),$(E2E_DEBUG_SCALE),$(STRESS_DEBUG_RATE),$(TSNEP_DEBUG_TESTS)
-e2e-debug-tsnep: guest-debug xsk-bench guest-deps qemu-tsnep tsnep-shim-debug
-	@$(E2E_DEBUG_TSNEP_RUN) || { \
+# tsnep's own code under KASAN, lockdep and kmemleak.
+e2e-debug-tsnep: guest-debug tsnep-shim-debug xsk-bench guest-deps qemu
+	@XSKZC_NIC=tsnep XSKZC_KERNEL=$(DEBUG_KERNEL) XSKZC_MEM=$(DEBUG_MEM) \
+	$(GUEST_RUN) e2e-debug $(E2E_DEBUG_TIMEOUT) \
+		$(TSNEP_DEBUG_CYCLES),$(E2E_DEBUG_SCALE),$(STRESS_DEBUG_RATE),$(TSNEP_DEBUG_TESTS) || { \
 		grep -q -E '^e2e-debug: (OK|FAILED)' \
 			$(BUILD)/guest-run/e2e-debug-tsnep/output.log 2>/dev/null || \
 			echo 'e2e-debug: FAILED (the guest did not finish)'; \
@@ -364,22 +374,22 @@ series-check: series
 	@JOBS=$(JOBS) CCACHE=ccache $(REPO)/tools/series-check.sh
 
 # Results of both kernels in build/guest-run/stress/ (the last run).
-stress: guest xsk-bench guest-deps
+stress: guest xsk-bench guest-deps qemu
 	@$(GUEST_RUN) stress $(STRESS_TIMEOUT) cycles,$(STRESS_CYCLES)
 
-stress-debug: guest-debug xsk-bench guest-deps
+stress-debug: guest-debug xsk-bench guest-deps qemu
 	@XSKZC_KERNEL=$(DEBUG_KERNEL) XSKZC_MEM=$(DEBUG_MEM) \
 	$(GUEST_RUN) stress $(STRESS_TIMEOUT) \
 		cycles,$(STRESS_CYCLES),$(STRESS_DEBUG_RATE)
 
-txhang: guest xsk-bench guest-deps
+txhang: guest xsk-bench guest-deps qemu
 	@$(GUEST_RUN) stress $(TXHANG_TIMEOUT) txhang,$(TXHANG_ROUNDS),$(TXHANG_SECS)
 
-txhang-debug: guest-debug xsk-bench guest-deps
+txhang-debug: guest-debug xsk-bench guest-deps qemu
 	@XSKZC_KERNEL=$(DEBUG_KERNEL) XSKZC_MEM=$(DEBUG_MEM) \
 	$(GUEST_RUN) stress $(TXHANG_TIMEOUT) txhang,$(TXHANG_ROUNDS),$(TXHANG_SECS)
 
-bench: guest xsk-bench guest-deps $(if $(filter tsnep,$(BENCH_NICS)),qemu-tsnep tsnep-shim)
+bench: guest xsk-bench guest-deps qemu $(if $(filter tsnep,$(BENCH_NICS)),tsnep-shim)
 	@$(DEPS) $(PKGS_BENCH)
 	@rc=0; for nic in $(BENCH_NICS); do \
 		XSKZC_NIC=$$nic $(GUEST_RUN) bench $(BENCH_TIMEOUT) \
@@ -395,36 +405,35 @@ bench: guest xsk-bench guest-deps $(if $(filter tsnep,$(BENCH_NICS)),qemu-tsnep 
 # E2E_DEBUG_TESTS as e2e.sh's "all but" list: -teardown,-xdp-remove,...
 # (nothing left out when e2e-debug runs "all").
 CHECK_E2E_IGB = $(if $(filter all,$(E2E_DEBUG_TESTS)),,$(subst $(space),$(comma),$(addprefix -,$(subst $(comma),$(space),$(E2E_DEBUG_TESTS)))))
-# kunit, then e2e-debug's guest beside the builds of lint, series-check
-# and e2e, which run at nice 19: the guest keeps the CPU it uses (about
-# 1.5 of 2) and its timing, the builds take the rest. Then e2e's guests.
-# e2e-debug's output follows the builds'.
+# The debug kernel and its modules first; then, beside the builds of
+# lint, series-check and e2e, which run at nice 19, the debug kernel's
+# guest jobs one after another (kunit, which builds the QEMU first,
+# e2e-debug, e2e-debug-tsnep): a guest keeps the CPU it uses (about 1.5
+# of 2) and its timing, the builds take the rest. Their output follows
+# the builds'. Then e2e's guests.
 check: stage
 	@rc=0; export XSKZC_REUSE=$${XSKZC_REUSE:-1}; t0=$$(date +%s); \
 	export E2E_IGB="$(or $(E2E_IGB),$(CHECK_E2E_IGB))"; \
-	$(MAKE) --no-print-directory kunit || rc=1; \
-	times=" kunit $$(($$(date +%s) - t0)) s,"; \
-	$(MAKE) --no-print-directory xsk-bench guest-deps || rc=1; \
-	dlog=$(BUILD)/check-e2e-debug.log; tlog=$(BUILD)/check-e2e-debug-tsnep.log; \
-	tready=$(BUILD)/.check-tsnep-debug-built; rm -f $$tready; ds=$$(date +%s); \
-	{ $(MAKE) --no-print-directory e2e-debug > $$dlog 2>&1; \
-	  echo $$? > $$dlog.rc; date +%s > $$dlog.end; \
-	  while [ ! -f $$tready ]; do sleep 5; done; \
-	  if [ "$$(cat $$tready)" = 0 ]; then \
-		$(E2E_DEBUG_TSNEP_RUN) > $$tlog 2>&1; echo $$? > $$tlog.rc; \
-	  else echo 'e2e-debug (tsnep): not run: its QEMU or modules did not build' > $$tlog; \
-		echo 1 > $$tlog.rc; fi; \
-	  date +%s > $$tlog.end; } & dpid=$$!; \
-	for t in qemu-tsnep tsnep-shim-debug lint series-check e2e-build; do \
-		s=$$(date +%s); trc=0; \
-		nice -n 19 $(MAKE) --no-print-directory $$t || { rc=1; trc=1; }; \
+	$(MAKE) --no-print-directory guest-debug tsnep-shim-debug xsk-bench \
+		guest-deps || rc=1; \
+	times=" debug kernel $$(($$(date +%s) - t0)) s,"; \
+	L=$(BUILD)/check; mkdir -p $$L; rm -f $$L/*; ds=$$(date +%s); \
+	{ for j in kunit e2e-debug e2e-debug-tsnep; do \
+		$(MAKE) --no-print-directory $$j > $$L/$$j.log 2>&1; \
+		echo $$? > $$L/$$j.rc; date +%s > $$L/$$j.end; \
+	  done; } & dpid=$$!; \
+	for t in lint series-check e2e-build; do \
+		s=$$(date +%s); \
+		nice -n 19 $(MAKE) --no-print-directory $$t || rc=1; \
 		times="$$times $$t $$(($$(date +%s) - s)) s,"; \
-		case $$t in qemu-tsnep) qrc=$$trc ;; \
-		tsnep-shim-debug) echo $$((qrc | trc)) > $$tready ;; esac; \
 	done; \
-	wait $$dpid; cat $$dlog $$tlog; \
-	[ "$$(cat $$dlog.rc)" = 0 ] && [ "$$(cat $$tlog.rc)" = 0 ] || rc=1; \
-	times="$$times e2e-debug $$(($$(cat $$dlog.end) - ds)) s and on tsnep $$(($$(cat $$tlog.end) - $$(cat $$dlog.end))) s (beside them),"; \
+	wait $$dpid; s=$$ds; \
+	for j in kunit e2e-debug e2e-debug-tsnep; do \
+		cat $$L/$$j.log; [ "$$(cat $$L/$$j.rc)" = 0 ] || rc=1; \
+		times="$$times $$j $$(($$(cat $$L/$$j.end) - s)) s,"; \
+		s=$$(cat $$L/$$j.end); \
+	done; \
+	times="$${times%,} (these three beside the builds),"; \
 	s=$$(date +%s); $(MAKE) --no-print-directory e2e || rc=1; \
 	times="$$times e2e $$(($$(date +%s) - s)) s,"; \
 	echo "check: times:$${times%,}; total $$(($$(date +%s) - t0)) s"; \
@@ -433,12 +442,12 @@ check: stage
 
 clean:
 	rm -rf $(KSRC) $(KUNIT_DIR) $(BUILD)/lint-x86_64 $(BUILD)/lint-arm64 \
-		$(BUILD)/lint-logs $(BUILD)/check-e2e-debug.log* \
+		$(BUILD)/lint-logs \
 		$(BUILD)/.stage.* $(BUILD)/guest-x86_64 $(BUILD)/guest-run \
 		$(BUILD)/guest-x86_64-debug \
 		$(BUILD)/xsk-bench $(BUILD)/bench $(BUILD)/series \
 		$(BUILD)/series-work $(BUILD)/series-check $(BUILD)/tsnep-shim \
-		$(BUILD)/tsnep-shim-debug $(BUILD)/check-e2e-debug-tsnep.log* \
+		$(BUILD)/tsnep-shim-debug $(BUILD)/check \
 		$(BUILD)/qemu/src/build
 
 distclean:

@@ -38,8 +38,9 @@ REPO=$(cd "$(dirname "$0")/../.." && pwd)
 JOB=${1:?usage: run.sh JOB [TIMEOUT_S] [ARGS]}
 TIMEOUT=${2:-600}
 ARGS=${3:-}
-# XSKZC_NIC: igb (Debian's QEMU) or tsnep (the project's QEMU with its
-# tsnep model, "make qemu-tsnep"; the guest loads the PCI shim of
+# XSKZC_NIC: igb or tsnep, both on the project's QEMU ("make qemu": its
+# tsnep model, QEMU's igb model with the fixes of tools/qemu/patches); for
+# tsnep the guest loads the PCI shim of
 # tools/guest/tsnep-shim/, "make tsnep-shim"). A tsnep run has its own
 # results and cache: build/guest-run/JOB-tsnep, build/guest-cache/JOB-tsnep.
 NIC=${XSKZC_NIC:-igb}
@@ -50,10 +51,9 @@ RES=$REPO/build/guest-run/$RUN
 KERNEL=${XSKZC_KERNEL:-$REPO/build/guest-x86_64/arch/x86/boot/bzImage}
 MEM=${XSKZC_MEM:-1024}
 ACCEL=${XSKZC_ACCEL:-tcg}
-QEMU=qemu-system-x86_64
+QEMU=$REPO/build/qemu/src/build/qemu-system-x86_64
 case "$NIC" in
-igb) ;;
-tsnep) QEMU=$REPO/build/qemu/src/build/qemu-system-x86_64 ;;
+igb|tsnep) ;;
 *) echo "guest: error: XSKZC_NIC=$NIC: igb or tsnep" >&2; exit 2 ;;
 esac
 
@@ -61,7 +61,7 @@ die() { echo "guest: error: $*" >&2; exit 2; }
 
 [ -f "$KERNEL" ] || die "no guest kernel: run make guest"
 [ -x "$REPO/tools/guest/$JOB.sh" ] || die "no job tools/guest/$JOB.sh"
-command -v $QEMU >/dev/null || die "$QEMU not installed: tools/qemu-deps.sh (igb), make qemu-tsnep (tsnep)"
+[ -x "$QEMU" ] || die "no QEMU at $QEMU: make qemu"
 PY=/usr/bin/python3
 [ -x $PY ] || PY=python3
 command -v $PY >/dev/null || die "python3 not installed (the QMP client)"
@@ -76,8 +76,9 @@ esac
 # the same inputs is not booted again; its results of that pass are put
 # back in build/guest-run/JOB and its output is printed again, under a
 # line that says so. The inputs: the job, its time limit and ARGS, the
-# guest's memory and accelerator, the kernel image, QEMU's version, every
-# file of tools/guest, tools/xskxceiver and tools/xsk-bench, and dpkg's
+# guest's memory and accelerator, the kernel image, QEMU's binary, every
+# file of tools/guest, tools/xskxceiver, tools/xsk-bench and tools/qemu
+# (the model, its patches and tests), and dpkg's
 # status file (the guest runs the host's installed programs, and the
 # test tools are built from those sources with them: "make check"
 # builds the tools before the jobs that use them, so their binaries,
@@ -91,10 +92,9 @@ inputs_key() {
 	{
 		echo "$JOB $TIMEOUT $ARGS $MEM $ACCEL $NIC ${XSKZC_TRACE:-}"
 		$QEMU --version | head -n 1
-		sha256sum "$KERNEL" /var/lib/dpkg/status | cut -d ' ' -f 1
-		[ "$NIC" = igb ] || sha256sum "$QEMU" | cut -d ' ' -f 1
+		sha256sum "$KERNEL" "$QEMU" /var/lib/dpkg/status | cut -d ' ' -f 1
 		(cd "$REPO" && find tools/guest tools/xskxceiver tools/xsk-bench \
-			$([ "$NIC" = igb ] || echo tools/qemu) -type f |
+			tools/qemu -type f |
 			LC_ALL=C sort | xargs -r sha256sum)
 	} | sha256sum | cut -d ' ' -f 1
 }
@@ -152,13 +152,14 @@ qemu_args=(
 	-netdev hubport,id=p0,hubid=0
 	-netdev hubport,id=p1,hubid=0
 )
+# SeaBIOS (Debian's seabios) and the option ROMs of qemu-system-data:
+# the +ds source has no blobs.
+qemu_args+=(-L /usr/share/seabios -L /usr/share/qemu)
 case "$NIC" in
 igb) qemu_args+=(
 	-device igb,netdev=p0,bus=pcie.0,addr=0x4,mac=52:54:00:12:34:0a
 	-device igb,netdev=p1,bus=pcie.0,addr=0x8,mac=52:54:00:12:34:0b) ;;
-# SeaBIOS (Debian's seabios) and the option ROMs of qemu-system-data:
-# the +ds source has no blobs.
-tsnep) qemu_args+=(-L /usr/share/seabios -L /usr/share/qemu
+tsnep) qemu_args+=(
 	-device tsnep-pci,netdev=p0,bus=pcie.0,addr=0x4,mac=52:54:00:12:34:0a
 	-device tsnep-pci,netdev=p1,bus=pcie.0,addr=0x8,mac=52:54:00:12:34:0b) ;;
 esac

@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0-only
 #
 # tools/qemu/build.sh - build QEMU with the project's tsnep model
-# (tools/qemu/tsnep.c, device "tsnep-pci") into build/qemu/, for the
-# guest jobs that need a tsnep NIC; the igb jobs keep Debian's QEMU.
+# (tools/qemu/tsnep.c, device "tsnep-pci") and its fixes to QEMU's igb
+# model (tools/qemu/patches/) into build/qemu/, the QEMU every guest job
+# runs (tools/guest/run.sh).
 #
 # The source is that of the installed qemu-system-x86 (the same QEMU the
 # other jobs run), Debian's source package from bookworm-backports of the
@@ -11,8 +12,13 @@
 # private apt state under build/qemu/apt/ fetches it, the system's apt
 # sources are not touched. Only the x86_64 system emulator is built,
 # without default features or devices: q35, TCG, the ISA serial port,
-# virtio-9p (the guest's root file system) and tsnep-pci
+# virtio-9p (the guest's root file system), igb and tsnep-pci
 # (build/qemu/src/configs/devices/x86_64-softmmu/xskzc.mak).
+#
+# tools/qemu/patches/*.patch change QEMU's own files (patch -p1 in the
+# source tree, in name order). When they change, the files they touch,
+# and those the last ones touched, are put back as the tarball has them
+# and the patches applied again: only those files recompile.
 #
 # Debian's "+ds" tarball has no firmware blobs and no bundled wheels: the
 # EDK2 images are not unpacked (the guest boots SeaBIOS from Debian's
@@ -20,7 +26,7 @@
 # bookworm-backports (tools/deps.sh, from the Makefile).
 #
 # Incremental: the tarball, the unpacked tree and the configured build
-# are kept; a changed tsnep.c only recompiles that file.
+# are kept; a changed tsnep.c or patch only recompiles what it touches.
 # Prints the binary's path last: build/qemu/src/build/qemu-system-x86_64.
 
 set -euo pipefail
@@ -78,14 +84,51 @@ unpack() {
 	echo "$upstream" > "$SRC/.xskzc-version"
 }
 
+# The files the patches touch, one a line ("+++ b/PATH").
+patched_files() {
+	[ $# -eq 0 ] || sed -n 's|^+++ b/\([^[:space:]]*\).*|\1|p' "$@"
+}
+
+# build/qemu/src/.xskzc-patches: the checksum of the patches applied,
+# then the files they touched.
+apply_patches() {
+	local patches=("$REPO"/tools/qemu/patches/*.patch) sum files top p
+	[ -e "${patches[0]}" ] || patches=()
+	sum=$(cat /dev/null "${patches[@]}" | sha256sum | cut -d ' ' -f 1)
+	[ "$(head -n 1 "$SRC/.xskzc-patches" 2>/dev/null)" = "$sum" ] && return
+	mapfile -t files < <({ tail -n +2 "$SRC/.xskzc-patches" 2>/dev/null
+			       patched_files "${patches[@]}"; } | sort -u)
+	# until they all apply, no checksum: the next run starts over
+	printf '%s\n' - "${files[@]}" > "$SRC/.xskzc-patches"
+	if [ ${#files[@]} -gt 0 ]; then
+		echo "qemu/build: tools/qemu/patches changed: ${#files[@]} files restored, ${#patches[@]} patches applied" >&2
+		top=$(tar -tJf "$tarball" | head -n 1 || true)
+		top=${top%%/*}
+		# -m: the restored files are newer than their objects
+		tar -xmJf "$tarball" -C "$SRC" --strip-components=1 \
+			"${files[@]/#/$top/}" ||
+			die "cannot restore ${files[*]} from $tarball"
+	fi
+	for p in "${patches[@]}"; do
+		patch -s -p1 -N -d "$SRC" < "$p" ||
+			die "$p does not apply to qemu $upstream"
+	done
+	{ echo "$sum"; patched_files "${patches[@]}"; } > "$SRC/.xskzc-patches"
+}
+
 [ -f "$tarball" ] || fetch
 [ "$(cat "$SRC/.xskzc-version" 2>/dev/null)" = "$upstream" ] || unpack
+apply_patches
 
 cat > "$SRC/configs/devices/x86_64-softmmu/xskzc.mak.new" <<'EOF'
 CONFIG_Q35=y
 CONFIG_SERIAL_ISA=y
 CONFIG_VIRTIO_PCI=y
 CONFIG_VIRTIO_9P=y
+CONFIG_IGB_PCI_EXPRESS=y
+# hw/net/meson.build builds e1000x_common.c, which igb needs too, only
+# with e1000 or e1000e
+CONFIG_E1000_PCI=y
 CONFIG_TSNEP_PCI=y
 EOF
 cmp -s "$SRC/configs/devices/x86_64-softmmu/xskzc.mak"{.new,} ||
