@@ -109,7 +109,7 @@ stuck() {
 
 # tools/guest/kcheck.sh's list of kernel splats: none may show up.
 dmesg_bad() {
-	dmesg | grep -E "$KERNEL_SPLAT_RE" | head -3
+	dmesg | grep -E "$SPLAT_RE" | head -3
 }
 
 finish() {
