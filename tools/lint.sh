@@ -18,6 +18,8 @@
 #  indirect-calls  tools/check-indirect-calls.sh on each build
 #  napi-waits      no napi_synchronize() in the files of the drivers of
 #                  tools/lint-targets.txt that use xsk_zc
+#  tx-publish      no plain store to a TX frame's next_to_watch in the
+#                  project's driver code: xsk_zc_tx_publish() orders it
 #
 # Any warning/error/check line is a finding. A tool that is missing, did
 # not run, crashed or left no sign of having checked anything is a tool
@@ -280,6 +282,30 @@ rm -f "$LOG/napi.one" "$LOG/napi.h" "$LOG/napi.c"
 n_napi=$(wc -l < "$LOG/napi-wait.log")
 cat "$LOG/napi-wait.log"
 
+# --- TX publish -------------------------------------------------------
+
+# A TX frame's next_to_watch, which a TX clean on another CPU reads to
+# find the frame, is written last and through xsk_zc_tx_publish(), a
+# store-release: an XDP_TX frame is written from the RX NAPI, and on a
+# weakly ordered CPU a plain store lets the clean see the pointer before
+# the frame's buffer info and free a buffer the NIC still reads. A plain
+# store of anything but NULL in the project's driver files, or in a line
+# its patches add, is a finding.
+n_pub=0
+: > "$LOG/tx-publish.log"
+{
+	git -C "$REPO" ls-files 'drivers/*.[ch]' | while IFS= read -r f; do
+		grep -n -H -E 'next_to_watch[[:space:]]*=[^=]' "$REPO/$f"
+	done
+	grep -n -H -E '^\+.*next_to_watch[[:space:]]*=[^=]' "$REPO"/tools/patches/*.patch
+} | grep -v -E 'next_to_watch[[:space:]]*=[[:space:]]*NULL;' | sed "s|^$REPO/||" |
+	sed -E 's/^([^:]+:[0-9]+):.*/\1: next_to_watch stored without xsk_zc_tx_publish(), which orders the frame before it/' \
+	> "$LOG/tx-publish.log"
+git -C "$REPO" ls-files 'drivers/*.[ch]' | grep -q . ||
+	tool_failed "tx-publish: no driver file of the project: nothing checked"
+n_pub=$(wc -l < "$LOG/tx-publish.log")
+cat "$LOG/tx-publish.log"
+
 # --- W=1, sparse and indirect calls, per architecture ------------------
 
 n_w1=0
@@ -359,8 +385,8 @@ for ARCH in $ARCHES; do
 	fi
 done
 
-total=$((n_checkpatch + n_kdoc + n_napi + n_sparse + n_w1 + n_ic + n_tools))
+total=$((n_checkpatch + n_kdoc + n_napi + n_pub + n_sparse + n_w1 + n_ic + n_tools))
 echo "lint: checkpatch $n_checkpatch, kernel-doc $n_kdoc, sparse $n_sparse," \
-     "W=1 $n_w1, indirect-calls $n_ic, napi-waits $n_napi;" \
+     "W=1 $n_w1, indirect-calls $n_ic, napi-waits $n_napi, tx-publish $n_pub;" \
      "tool failures $n_tools (logs in build/lint-logs)"
 [ $total -eq 0 ]
