@@ -435,56 +435,5 @@ CASES = [
 ]
 
 
-def run_case(binary, case):
-    """None if the case passed, else the reason, on one line."""
-    t = Case(binary)
-    try:
-        case(t)
-        return None
-    except (Failure, HarnessError) as e:
-        reason = str(e)
-    except Exception as e:      # a bug in this file fails the case too
-        reason = 'test error: %s: %s' % (type(e).__name__, e)
-    finally:
-        t.close()
-    return ' '.join(reason.split())
-
-
-def main(argv):
-    binary = DEFAULT_QEMU
-    pattern = None
-    for arg in argv[1:]:
-        if arg in ('-h', '--help'):
-            print('usage: %s [QEMU-BINARY] [CASE-FILTER]' % argv[0])
-            return 0
-        if os.sep in arg or os.path.isfile(arg):
-            binary = arg
-        elif pattern is None:
-            pattern = arg
-        else:
-            print('%s: unexpected argument %s' % (argv[0], arg),
-                  file=sys.stderr)
-            return 2
-    if not os.access(binary, os.X_OK):
-        print('%s: no QEMU binary at %s' % (argv[0], binary), file=sys.stderr)
-        return 2
-    cases = [c for c in CASES if pattern is None or pattern in c.__name__]
-    if not cases:
-        print('%s: no case matches "%s"' % (argv[0], pattern),
-              file=sys.stderr)
-        return 2
-    passed = failed = 0
-    for n, case in enumerate(cases, 1):
-        reason = run_case(binary, case)
-        if reason is None:
-            passed += 1
-            print('ok %d %s' % (n, case.__name__), flush=True)
-        else:
-            failed += 1
-            print('not ok %d %s: %s' % (n, case.__name__, reason), flush=True)
-    print('igb-test: %d passed, %d failed' % (passed, failed))
-    return 0 if failed == 0 else 1
-
-
 if __name__ == '__main__':
-    sys.exit(main(sys.argv))
+    sys.exit(qtest.main(sys.argv, CASES, 'igb-test', Case, DEFAULT_QEMU))

@@ -1334,9 +1334,10 @@ CASES = [
 ]
 
 
-def run_case(binary, case):
-    """None if the case passed, else the reason, on one line."""
-    t = Case(binary)
+def run_case(binary, case, case_class=None):
+    """None if the case passed, else the reason, on one line. case_class:
+    the harness the case runs on (this file's Case by default)."""
+    t = (case_class or Case)(binary)
     try:
         case(t)
         return None
@@ -1349,8 +1350,13 @@ def run_case(binary, case):
     return ' '.join(reason.split())
 
 
-def main(argv):
-    binary = DEFAULT_QEMU
+def main(argv, cases=None, name='tsnep-test', case_class=None,
+         binary=None):
+    """Run cases (this file's CASES by default) on case_class, print a
+    TAP-like line each and "NAME: N passed, N failed"; igb-test.py runs
+    its own cases through it."""
+    binary = binary or DEFAULT_QEMU
+    all_cases = cases or CASES
     pattern = None
     for arg in argv[1:]:
         if arg in ('-h', '--help'):
@@ -1367,21 +1373,22 @@ def main(argv):
     if not os.access(binary, os.X_OK):
         print('%s: no QEMU binary at %s' % (argv[0], binary), file=sys.stderr)
         return 2
-    cases = [c for c in CASES if pattern is None or pattern in c.__name__]
+    cases = [c for c in all_cases
+             if pattern is None or pattern in c.__name__]
     if not cases:
         print('%s: no case matches "%s"' % (argv[0], pattern),
               file=sys.stderr)
         return 2
     passed = failed = 0
     for n, case in enumerate(cases, 1):
-        reason = run_case(binary, case)
+        reason = run_case(binary, case, case_class)
         if reason is None:
             passed += 1
             print('ok %d %s' % (n, case.__name__), flush=True)
         else:
             failed += 1
             print('not ok %d %s: %s' % (n, case.__name__, reason), flush=True)
-    print('tsnep-test: %d passed, %d failed' % (passed, failed))
+    print('%s: %d passed, %d failed' % (name, passed, failed))
     return 0 if failed == 0 else 1
 
 
