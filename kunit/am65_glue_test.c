@@ -290,10 +290,15 @@ static void am65_test_destroy_rx_pool(void *data)
 		page_pool_destroy(t->flow->page_pool);
 }
 
-/* The CPSW with its channels and pools, no mode set up yet */
-static int am65_test_init_base(struct kunit *test)
+/* The CPSW with its channels and pools, no mode set up yet. The socket's
+ * pool is bound to the fake NIC, in zero-copy there unless @copy: with
+ * @copy, the fake NIC neither sets it up nor maps it, and the tests'
+ * pool changes on the CPSW are the pool's one DMA user, as a pool has
+ * one netdev queue.
+ */
+static int am65_test_init_base(struct kunit *test, bool copy)
 {
-	struct fake_xsk_cfg cfg = { .qid = 0 };
+	struct fake_xsk_cfg cfg = { .qid = 0, .copy = copy };
 	struct am65_cpsw_ndev_priv *priv;
 	struct am65_test *t;
 	int i, err;
@@ -306,6 +311,9 @@ static int am65_test_init_base(struct kunit *test)
 	t->nic = fake_nic_create(test, &fake_ops);
 	t->x = fake_xsk_create_sized(test, 4096, FAKE_XSK_RING);
 	KUNIT_ASSERT_EQ(test, fake_xsk_bind(t->x, t->nic, &cfg), 0);
+	/* released as a bound pool: without zero-copy, nothing to undo */
+	if (copy)
+		t->x->pool = t->x->copy_pool;
 
 	t->common.port_num = AM65_TEST_PORTS;
 	t->common.ports = t->ports;
@@ -360,7 +368,7 @@ static int am65_test_init(struct kunit *test)
 	struct am65_test *t;
 	int err;
 
-	err = am65_test_init_base(test);
+	err = am65_test_init_base(test, false);
 	if (err)
 		return err;
 	t = test->priv;
@@ -741,7 +749,7 @@ static int am65_queue_test_init(struct kunit *test)
 	struct am65_test *t;
 	int err;
 
-	err = am65_test_init_base(test);
+	err = am65_test_init_base(test, true);
 	if (err)
 		return err;
 	t = test->priv;
