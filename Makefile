@@ -405,7 +405,8 @@ bench: guest xsk-bench guest-deps qemu $(if $(filter tsnep,$(BENCH_NICS)),tsnep-
 # E2E_DEBUG_TESTS as e2e.sh's "all but" list: -teardown,-xdp-remove,...
 # (nothing left out when e2e-debug runs "all").
 CHECK_E2E_IGB = $(if $(filter all,$(E2E_DEBUG_TESTS)),,$(subst $(space),$(comma),$(addprefix -,$(subst $(comma),$(space),$(E2E_DEBUG_TESTS)))))
-# The debug kernel and its modules first; then, beside the builds of
+# Every package first (the two branches below would otherwise install
+# at once), the debug kernel and its modules; then, beside the builds of
 # lint, series-check and e2e, which run at nice 19, the debug kernel's
 # guest jobs one after another (kunit, which builds the QEMU first,
 # e2e-debug, e2e-debug-tsnep): a guest keeps the CPU it uses (about 1.5
@@ -414,6 +415,9 @@ CHECK_E2E_IGB = $(if $(filter all,$(E2E_DEBUG_TESTS)),,$(subst $(space),$(comma)
 check: stage
 	@rc=0; export XSKZC_REUSE=$${XSKZC_REUSE:-1}; t0=$$(date +%s); \
 	export E2E_IGB="$(or $(E2E_IGB),$(CHECK_E2E_IGB))"; \
+	$(DEPS) $(PKGS_BUILD) $(PKGS_LINT) $(PKGS_XSKB) $(PKGS_XSKX) $(PKGS_BTF) \
+		$(PKGS_GUEST) $(PKGS_QEMU) git || rc=1; \
+	$(QEMU_DEPS) --build || rc=1; \
 	$(MAKE) --no-print-directory guest-debug tsnep-shim-debug xsk-bench \
 		guest-deps || rc=1; \
 	times=" debug kernel $$(($$(date +%s) - t0)) s,"; \

@@ -27,5 +27,7 @@ if [ "$(id -u)" -ne 0 ]; then
 fi
 
 export DEBIAN_FRONTEND=noninteractive
-$SUDO apt-get update -qq >/dev/null
-$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+# make check installs from two make processes at once (its guest jobs
+# beside its builds): wait for the other's dpkg lock, do not fail on it.
+$SUDO apt-get -o DPkg::Lock::Timeout=600 update -qq >/dev/null
+$SUDO apt-get -o DPkg::Lock::Timeout=600 install -y -qq --no-install-recommends "${missing[@]}" >/dev/null

@@ -125,8 +125,8 @@ fi
 
 echo "qemu-deps: installing qemu-system-x86 ${BUILD_PKGS[*]} from bookworm-backports" >&2
 export DEBIAN_FRONTEND=noninteractive
-$SUDO apt-get update -qq >/dev/null
-$SUDO apt-get install -y -qq --no-install-recommends \
+$SUDO apt-get -o DPkg::Lock::Timeout=600 update -qq >/dev/null
+$SUDO apt-get -o DPkg::Lock::Timeout=600 install -y -qq --no-install-recommends \
 	-t bookworm-backports qemu-system-x86 "${BUILD_PKGS[@]}" >/dev/null
 major=$(qemu_major || echo 0)
 [ "$major" -ge $MIN_MAJOR ] || {
