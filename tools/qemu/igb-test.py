@@ -43,9 +43,7 @@ expect_eq, setup_check = qtest.expect_eq, qtest.setup_check
 expect_bytes, make_frame, frame_seq = (qtest.expect_bytes, qtest.make_frame,
                                        qtest.frame_seq)
 
-DEFAULT_QEMU = os.path.join(HERE, '../../build/qemu/src/build/'
-                            'qemu-system-x86_64')
-CASE_TIMEOUT = 20.0     # seconds per case, QEMU start included
+DEFAULT_QEMU, CASE_TIMEOUT = qtest.DEFAULT_QEMU, qtest.CASE_TIMEOUT
 
 # --- e1000_regs.h, e1000_82575.h (drivers/net/ethernet/intel/igb) -------
 
