@@ -94,6 +94,22 @@ _kmemleak_scan() {
 	cat $KMEMLEAK > "$1" 2>/dev/null
 }
 
+# _kmemleak_report FILE WHAT: _kmemleak_scan into FILE where there is a
+# kmemleak to ask. Returns 0 once scanned, 2 on a kernel without
+# kmemleak that is not the debug one (nothing to check), 1 with the
+# error said (WHAT names the scan) on a debug kernel without kmemleak
+# or a scan refused.
+_kmemleak_report() {
+	if [ ! -e $KMEMLEAK ]; then
+		kcheck_debug_kernel || return 2
+		echo "kcheck: error: debug kernel without $KMEMLEAK: no leak check"
+		return 1
+	fi
+	_kmemleak_scan "$1" && return 0
+	echo "kcheck: error: $2 failed: kmemleak turned itself off? (dmesg)"
+	return 1
+}
+
 # _kmemleak_known FILE: the reports of FILE whose backtrace has a
 # function tools/guest/kmemleak-known lists move to FILE.known, each
 # with the entry that excuses it; the others stay in FILE. Prints the
@@ -139,15 +155,8 @@ _kmemleak_known() {
 kcheck_kmemleak() {
 	local f=$RESULTS/kmemleak-$1.txt
 	LEAKS=0
-	if [ ! -e $KMEMLEAK ]; then
-		kcheck_debug_kernel || return 0
-		echo "kcheck: error: debug kernel without $KMEMLEAK: no leak check"
-		return 1
-	fi
-	if ! _kmemleak_scan "$f"; then
-		echo "kcheck: error: kmemleak scan failed ($1): kmemleak turned itself off? (dmesg)"
-		return 1
-	fi
+	_kmemleak_report "$f" "kmemleak scan ($1)"
+	case $? in 2) return 0 ;; 1) return 1 ;; esac
 	LEAKS=$(grep -c '^unreferenced object' "$f")
 	[ "$LEAKS" -gt 0 ] || rm -f "$f"
 	echo clear > $KMEMLEAK 2>/dev/null
@@ -162,15 +171,8 @@ kcheck_init() {
 	# once per boot: a job run by another one (e2e-debug) skips it
 	[ -z "${KCHECK_INITED:-}" ] || return 0
 	export KCHECK_INITED=1
-	if [ ! -e $KMEMLEAK ]; then
-		kcheck_debug_kernel || return 0
-		echo "kcheck: error: debug kernel without $KMEMLEAK: no leak check"
-		return 1
-	fi
-	if ! _kmemleak_scan "$f"; then
-		echo "kcheck: error: kmemleak's first scan failed: kmemleak turned itself off? (dmesg)"
-		return 1
-	fi
+	_kmemleak_report "$f" "kmemleak's first scan"
+	case $? in 2) return 0 ;; 1) return 1 ;; esac
 	counts=$(_kmemleak_known "$f")
 	BOOT_LEAKS=${counts% *}
 	BOOT_KNOWN=${counts#* }
