@@ -8,7 +8,7 @@
  *
  * Once: load an XDP program that redirects our EtherType (0x88b5, the
  * frames xsk-bench sends) to an XSKMAP, attach it in native mode, map
- * one UMEM area. Then each cycle:
+ * one UMEM area per queue. Then each cycle:
  *
  *   bind    a new socket in zero-copy on the cycle's queue (queue 0, and
  *           every --other-every'th cycle the next other queue), with
@@ -105,11 +105,19 @@ struct sock {
 	uint64_t *free_tx;		/* TX frame addresses not in flight */
 	unsigned int free_n;
 	uint64_t outstanding;
+	uint8_t *area;			/* its queue's UMEM area */
 };
 
 static struct opts o;
 static struct stats st;
-static void *area;
+/* One UMEM area per queue: a socket on another queue may bind while the
+ * last one's pool, released by the core from a work item, still has its
+ * area DMA-mapped. Two mappings of the same pages at once are legal, but
+ * the DMA API's debugging cannot tell them apart (it finds two entries
+ * for a sync and reports memory that was never mapped), so the stress
+ * would trip it on every cycle that changes queue.
+ */
+static uint8_t **areas;
 static int map_fd = -1, prog_fd = -1;
 static volatile sig_atomic_t stop;
 
@@ -252,7 +260,7 @@ static int sock_open(struct sock *s, uint32_t queue, bool need_wakeup, bool do_p
 		     bool fill_late)
 {
 	struct xdp_umem_reg mr = {
-		.addr = (uintptr_t)area,
+		.addr = (uintptr_t)areas[queue],
 		.len = (uint64_t)o.frames * o.frame_size,
 		.chunk_size = o.frame_size,
 	};
@@ -271,6 +279,7 @@ static int sock_open(struct sock *s, uint32_t queue, bool need_wakeup, bool do_p
 
 	memset(s, 0, sizeof(*s));
 	s->queue = queue;
+	s->area = areas[queue];
 	s->need_wakeup = need_wakeup;
 	s->poll = do_poll;
 	s->fd = socket(AF_XDP, SOCK_RAW, 0);
@@ -399,7 +408,7 @@ static unsigned int rx_take(struct sock *s)
 			&((struct xdp_desc *)s->rx.desc)[(c + i) & s->rx.mask];
 		uint64_t a = d->addr - d->addr % o.frame_size;
 
-		check_rx_frame((uint8_t *)area + d->addr, d->len);
+		check_rx_frame(s->area + d->addr, d->len);
 		((uint64_t *)s->fq.desc)[(p + i) & s->fq.mask] = a;
 	}
 	store_rel(s->rx.consumer, c + n);
@@ -445,7 +454,7 @@ static void tx_submit(struct sock *s, unsigned int n, unsigned long cycle)
 	for (i = 0; i < n; i++) {
 		struct xdp_desc *d = &((struct xdp_desc *)s->txr.desc)[(p + i) & s->txr.mask];
 		uint64_t a = s->free_tx[--s->free_n];
-		uint8_t *f = (uint8_t *)area + a;
+		uint8_t *f = s->area + a;
 		uint16_t type = htons(ETH_P_XSKB);
 
 		memcpy(f, o.dst, 6);
@@ -736,10 +745,16 @@ int main(int argc, char **argv)
 		o.nqueues = count_queues();
 	if (!o.nqueues)
 		o.nqueues = 1;
-	area = mmap(NULL, (size_t)o.frames * o.frame_size, PROT_READ | PROT_WRITE,
-		    MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+	areas = calloc(o.nqueues, sizeof(*areas));
+	for (i = 0; areas && i < o.nqueues; i++) {
+		areas[i] = mmap(NULL, (size_t)o.frames * o.frame_size,
+				PROT_READ | PROT_WRITE,
+				MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+		if (areas[i] == MAP_FAILED)
+			break;
+	}
 	map_fd = bpf_map_create(BPF_MAP_TYPE_XSKMAP, "xskc_xsks", 4, 4, 64, NULL);
-	if (area == MAP_FAILED || map_fd < 0 || (prog_fd = prog_redirect(map_fd)) < 0) {
+	if (!areas || i < o.nqueues || map_fd < 0 || (prog_fd = prog_redirect(map_fd)) < 0) {
 		fprintf(stderr, "error: UMEM, map or program: %s\n", errname(errno));
 		return 2;
 	}
