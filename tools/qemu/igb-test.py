@@ -16,7 +16,8 @@
 # full wait in QEMU's net queues; B's tail write flushes them into the
 # model.  Every frame sent must then reach B's ring, in order, or, where
 # the 82576 drops (SRRCTL.DROP_EN, a frame no ring size could take), be
-# counted in B's RQDPC or MPC.
+# counted in B's RQDPC or MPC.  And B's RX timestamp latch must be
+# released the way igb releases it, by a read of RXSTMPH.
 #
 # Usage: igb-test.py [QEMU-BINARY] [CASE-FILTER]
 #   QEMU-BINARY  default build/qemu/src/build/qemu-system-x86_64
@@ -87,6 +88,22 @@ def E1000_TDBAH(n): return 0x0e004 + 0x40 * n
 def E1000_TDLEN(n): return 0x0e008 + 0x40 * n
 def E1000_TDH(n): return 0x0e010 + 0x40 * n
 def E1000_TDT(n): return 0x0e018 + 0x40 * n
+
+
+# IEEE 1588 (igb_ptp.c's setup for PTP v2 over L2)
+E1000_ETQF_FILTER_ENABLE = 1 << 26
+E1000_ETQF_1588 = 1 << 30
+ETH_P_1588 = 0x88f7
+E1000_TSYNCRXCTL = 0x0b620
+E1000_TSYNCRXCTL_VALID = 0x00000001
+E1000_TSYNCRXCTL_TYPE_L2_V2 = 0x00
+E1000_TSYNCRXCTL_ENABLED = 0x00000010
+E1000_TSYNCRXCFG = 0x05f50
+E1000_RXSTMPL = 0x0b624
+E1000_RXSTMPH = 0x0b628
+
+
+def E1000_ETQF(n): return 0x05cb0 + 4 * n
 
 
 E1000_SRRCTL_BSIZEPKT_SHIFT = 10
@@ -425,11 +442,56 @@ def test_frame_the_ring_can_never_take_is_dropped_and_counted_in_mpc(t):
               (c['MPC'], c['RNBC']), (0, 0))
 
 
+def ptp_sync_frame(a, b, seq):
+    """A PTP v2 Sync message over L2 from A to B, sequence id seq."""
+    ptp = bytearray(46)         # a frame of the minimum 60 bytes
+    ptp[0] = 0x00               # transportSpecific 0, messageType Sync
+    ptp[1] = 0x02               # versionPTP 2
+    struct.pack_into('>H', ptp, 2, len(ptp))
+    struct.pack_into('>H', ptp, 30, seq)
+    return b.mac + a.mac + struct.pack('>H', ETH_P_1588) + bytes(ptp)
+
+
+def test_reading_rxstmph_releases_the_rx_timestamp_latch(t):
+    """B stamps PTP v2 event frames over L2 as igb_ptp_set_timestamp_mode()
+    sets it up (ETQF 3 for EtherType 0x88F7 with its 1588 bit,
+    TSYNCRXCTL enabled).  The first Sync frame latches its time:
+    TSYNCRXCTL.VALID set.  Reading RXSTMPL, then RXSTMPH, as
+    igb_ptp_rx_rgtstamp() does, must release the latch, so that the
+    second Sync frame is stamped too.  Catches the model that releases it
+    only on a read of RXSATRH, which igb never reads."""
+    a, b = t.start()
+    tx, rx = TxRing(a), RxRing(b)
+    b.wr(E1000_ETQF(3), E1000_ETQF_FILTER_ENABLE | E1000_ETQF_1588 |
+         ETH_P_1588)
+    b.wr(E1000_TSYNCRXCFG, 0)
+    b.wr(E1000_TSYNCRXCTL, E1000_TSYNCRXCTL_ENABLED |
+         E1000_TSYNCRXCTL_TYPE_L2_V2)
+    rx.post(4)
+    first = ptp_sync_frame(a, b, 1)
+    tx.send([first])
+    expect_eq('frames received after the first Sync frame',
+              rx.poll(), [first])
+    expect_eq('TSYNCRXCTL.VALID after the first Sync frame',
+              b.rd(E1000_TSYNCRXCTL) & E1000_TSYNCRXCTL_VALID, 1)
+    b.rd(E1000_RXSTMPL)
+    b.rd(E1000_RXSTMPH)
+    expect_eq('TSYNCRXCTL.VALID after RXSTMPL and RXSTMPH were read',
+              b.rd(E1000_TSYNCRXCTL) & E1000_TSYNCRXCTL_VALID, 0)
+    second = ptp_sync_frame(a, b, 2)
+    tx.send([second])
+    expect_eq('frames received after the second Sync frame',
+              rx.poll(), [second])
+    expect_eq('TSYNCRXCTL.VALID after the second Sync frame (stamped)',
+              b.rd(E1000_TSYNCRXCTL) & E1000_TSYNCRXCTL_VALID, 1)
+
+
 CASES = [
     test_frames_flushed_beyond_the_free_descriptors_wait_for_more,
     test_with_drop_en_a_frame_without_room_is_dropped_and_counted,
     test_frame_of_two_buffers_waits_for_the_second_descriptor,
     test_frame_the_ring_can_never_take_is_dropped_and_counted_in_mpc,
+    test_reading_rxstmph_releases_the_rx_timestamp_latch,
 ]
 
 
