@@ -56,7 +56,7 @@ KUNIT_TIMEOUT	?= 600
 BENCH_TIMEOUT	?= 2400
 # The igb-zc job of "make e2e": SR-IOV is e2e's sriov-bound.
 IGBZC_TIMEOUT	?= 600
-IGBZC_SCENARIOS	?= meta,hints,bufsz,resize,counters,qstats,reinit,reopen-1,reopen--1
+IGBZC_SCENARIOS	?= meta,hints,bufsz,resize,counters,qstats,reinit,reopen-1,reopen--1,leave-zc
 # e2e's tests on igb: all if empty; "-NAME,-NAME" all but those.
 # "make check" leaves out the ones e2e-debug runs (E2E_DEBUG_TESTS):
 # lifecycle tests, which the debug kernel checks under KASAN, lockdep and

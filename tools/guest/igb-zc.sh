@@ -27,6 +27,9 @@
 #             fail_page_alloc), then a zero-copy bind and down/up
 #  reopen-N   the same through an XDP program removal, N = fail_page_alloc
 #             times (1: the reopen with the old program works, -1: not)
+#  leave-zc   a queue leaves zero-copy while every page allocation that
+#             cannot sleep fails: it allocates nothing (page mode's
+#             buffers were kept), its RX ring is posted again in full
 #
 # A failure injected must be seen to happen: fail_page_alloc's count of
 # the failures it made, and igb's own message of the ring it could not
@@ -314,6 +317,78 @@ s_reopen() {	# s_reopen TIMES
 		fail "$t: ZC RX after recovery: $s"
 	fi
 	ip link set dev $NICA xdpdrv off 2>/dev/null
+}
+
+# --- leaving zero-copy allocates nothing ----------------------------------
+# The library calls queue_start() after the point of no return, where it
+# must not fail, so igb keeps page mode's RX buffers while a queue is
+# zero-copy and posts them again when it leaves. Here the socket (no XDP
+# program: its removal would reopen the netdev and allocate) closes
+# while every page allocation that cannot sleep fails, igb's RX buffers
+# among them, in any task: the pool is released in a kworker.
+RDLEN0_IDX=137
+RDH0_IDX=141
+RDT0_IDX=145
+alloc_failed() { ethtool -S $NICA | sed -n 's/^ *rx_queue_0_alloc_failed: //p'; }
+fi_atomic() {	# fi_atomic on|off
+	echo 0 > $FI/probability
+	[ "$1" = on ] || return 0
+	echo Y > $FI/ignore-gfp-wait
+	echo N > $FI/ignore-gfp-highmem
+	echo 0 > $FI/min-order
+	echo N > $FI/task-filter
+	echo 1 > $FI/interval
+	echo -1 > $FI/times
+	echo 0 > $FI/verbose
+	echo 100 > $FI/probability
+}
+# posted: RX ring 0's buffers the NIC owns, from its head and tail
+posted() {
+	local r n
+	r=$(regs $NICA)
+	n=$(($(echo "$r" | sed -n "$((RDLEN0_IDX + 1))p") / 16))
+	echo $(( ($(echo "$r" | sed -n "$((RDT0_IDX + 1))p") - $(echo "$r" | sed -n "$((RDH0_IDX + 1))p") + n) % n )) of $n
+}
+s_leave_zc() {
+	local t=leave-zc zc_sz sz a0 a1 a2 p i
+	mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug
+	[ -d $FI ] || { skip $t "no $FI (CONFIG_FAIL_PAGE_ALLOC)"; return; }
+	zc_bg $t rxdrop -m zc -X -q 0 -d 4 -Q
+	grep -q '^ready zerocopy=1' "$LOGS/$t.log" ||
+		{ fail "$t: no ZC bind on queue 0: $(tail -1 "$LOGS/$t.log")"; zc_stop; return; }
+	zc_sz=$(($(reg $NICA $SRRCTL0_IDX) & 0x7f))
+	info "$t: bound on queue 0, BSIZEPKT $zc_sz KB, posted $(posted)"
+	a0=$(alloc_failed)
+	fi_atomic on
+	wait $ZPID
+	# the queue is back in page mode when its buffer size is page mode's
+	for i in $(seq 50); do
+		sz=$(($(reg $NICA $SRRCTL0_IDX) & 0x7f))
+		[ "$sz" != "$zc_sz" ] && break
+		sleep 0.1
+	done
+	p=$(posted)
+	a1=$(alloc_failed)
+	# the fault reaches igb's RX buffers: an open allocates them anew
+	ip link set dev $NICA down
+	ip link set dev $NICA up
+	a2=$(alloc_failed)
+	fi_atomic off
+	info "$t: socket closed with non-sleeping page allocations failing: BSIZEPKT $sz KB, posted $p, rx_queue_0_alloc_failed $a0 -> $a1; after down/up under the fault $a2"
+	if [ "$sz" = "$zc_sz" ]; then
+		fail "$t: queue 0 did not leave zero-copy in 5 s (BSIZEPKT still $sz KB)"
+	elif [ "$a2" -le "$a1" ]; then
+		fail "$t: the fault did not reach igb's RX buffers: a down/up under it left rx_queue_0_alloc_failed at $a2"
+	elif [ "$a1" != "$a0" ] || [ "${p%% *}" = 0 ]; then
+		fail "$t: leaving zero-copy allocated: rx_queue_0_alloc_failed $a0 -> $a1, RX ring posted $p"
+	else
+		pass "$t: queue 0 left zero-copy with no page allocation: RX ring posted $p, rx_queue_0_alloc_failed stays $a1"
+	fi
+	ip link set dev $NICA down
+	ip link set dev $NICA up
+	wait_up $NICA
+	ping_back 15 && pass "$t: ping through $NICA after the fault ($PING_TRIES tries)" ||
+		fail "$t: no ping through $NICA in 15 s after the fault"
 }
 
 # --- XDP_PASS copies keep the descriptor's metadata ---------------------
@@ -818,10 +893,11 @@ s_resize() {
 }
 
 guest_setup || { echo "FAIL setup"; exit 1; }
-echo "igb-zc: $(uname -r), scenarios: ${*:-meta hints bufsz resize counters qstats reinit reopen-1 reopen--1 sriov}"
-for sc in ${*:-meta hints bufsz resize counters qstats reinit reopen-1 reopen--1 sriov}; do
+echo "igb-zc: $(uname -r), scenarios: ${*:-meta hints bufsz resize counters qstats reinit reopen-1 reopen--1 leave-zc sriov}"
+for sc in ${*:-meta hints bufsz resize counters qstats reinit reopen-1 reopen--1 leave-zc sriov}; do
 	case $sc in
 	reopen-*) s_reopen "${sc#reopen-}" ;;
+	leave-zc) s_leave_zc ;;
 	*) "s_$sc" ;;
 	esac
 	bad=$(dmesg_bad)
