@@ -452,7 +452,7 @@ check: stage
 
 clean:
 	rm -rf $(KSRC) $(KUNIT_DIR) $(BUILD)/lint-x86_64 $(BUILD)/lint-arm64 \
-		$(BUILD)/lint-logs \
+		$(BUILD)/lint-logs $(BUILD)/lint-pass \
 		$(BUILD)/.stage.* $(BUILD)/guest-x86_64 $(BUILD)/guest-run \
 		$(BUILD)/guest-x86_64-debug \
 		$(BUILD)/xsk-bench $(BUILD)/bench $(BUILD)/series \
