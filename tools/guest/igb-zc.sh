@@ -37,7 +37,7 @@
 #
 # sriov runs last by default: after VFs came and went on nica, traffic
 # through nica was unreliable in the QEMU guest (not investigated).
-# sriov needs CONFIG_PCI_IOV; reinit and reopen-N CONFIG_FAIL_PAGE_ALLOC,
+# sriov needs CONFIG_PCI_IOV; reinit, reopen-N and leave-zc CONFIG_FAIL_PAGE_ALLOC,
 # CONFIG_FAULT_INJECTION_DEBUG_FS. A check SKIPs only where
 # tools/guest/allowed-skips lets it (the NIC model cannot do it); any
 # other SKIP is a FAIL, and so is a listed check that runs. One
@@ -121,6 +121,8 @@ finish() {
 		fail "dmesg: $(echo "$bad" | head -1)"
 		dmesg > "$LOGS/dmesg.txt"
 	fi
+	[ "$RAN" = "$WANTED" ] ||
+		fail "only $RAN of the $WANTED scenarios ran"
 	echo "igb-zc: $PASS passed, $FAIL failed, $SKIP skipped"
 	exit $([ $FAIL -eq 0 ] && echo 0 || echo 1)
 }
@@ -329,6 +331,7 @@ s_reopen() {	# s_reopen TIMES
 RDLEN0_IDX=137
 RDH0_IDX=141
 RDT0_IDX=145
+isnum() { [[ ${1:-} =~ ^[0-9]+$ ]]; }
 alloc_failed() { ethtool -S $NICA | sed -n 's/^ *rx_queue_0_alloc_failed: //p'; }
 fi_atomic() {	# fi_atomic on|off
 	echo 0 > $FI/probability
@@ -342,47 +345,71 @@ fi_atomic() {	# fi_atomic on|off
 	echo 0 > $FI/verbose
 	echo 100 > $FI/probability
 }
-# posted: RX ring 0's buffers the NIC owns, from its head and tail
-posted() {
-	local r n
+# ring0: "BSIZEPKT POSTED COUNT" of RX ring 0 (SRRCTL0's buffer size in
+# KB; the buffers the NIC owns, from its head and tail; its size), or
+# nothing when a register could not be read
+ring0() {
+	local r l n h t
 	r=$(regs $NICA)
-	n=$(($(echo "$r" | sed -n "$((RDLEN0_IDX + 1))p") / 16))
-	echo $(( ($(echo "$r" | sed -n "$((RDT0_IDX + 1))p") - $(echo "$r" | sed -n "$((RDH0_IDX + 1))p") + n) % n )) of $n
+	l=$(echo "$r" | sed -n "$((SRRCTL0_IDX + 1))p")
+	n=$(echo "$r" | sed -n "$((RDLEN0_IDX + 1))p")
+	h=$(echo "$r" | sed -n "$((RDH0_IDX + 1))p")
+	t=$(echo "$r" | sed -n "$((RDT0_IDX + 1))p")
+	isnum "$l" && isnum "$n" && isnum "$h" && isnum "$t" && [ "$n" -gt 0 ] ||
+		return 0
+	n=$((n / 16))
+	echo "$((l & 0x7f)) $(((t - h + n) % n)) $n"
 }
 s_leave_zc() {
-	local t=leave-zc zc_sz sz a0 a1 a2 p i
+	local t=leave-zc pm zc now a0 a1 a2 i
 	mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug
 	[ -d $FI ] || { skip $t "no $FI (CONFIG_FAIL_PAGE_ALLOC)"; return; }
-	zc_bg $t rxdrop -m zc -X -q 0 -d 4 -Q
-	grep -q '^ready zerocopy=1' "$LOGS/$t.log" ||
-		{ fail "$t: no ZC bind on queue 0: $(tail -1 "$LOGS/$t.log")"; zc_stop; return; }
-	zc_sz=$(($(reg $NICA $SRRCTL0_IDX) & 0x7f))
-	info "$t: bound on queue 0, BSIZEPKT $zc_sz KB, posted $(posted)"
+	# page mode's ring as it is: what leaving zero-copy must give back
+	pm=$(ring0)
+	[ -n "$pm" ] || { fail "$t: cannot read RX ring 0's registers"; return; }
+	zc_bg $t rxdrop -m zc -X -q 0 -d 60 -Q
+	zc=$(ring0)
 	a0=$(alloc_failed)
+	if ! grep -q '^ready zerocopy=1' "$LOGS/$t.log" || [ -z "$zc" ] ||
+	   [ "${zc%% *}" = "${pm%% *}" ] || ! isnum "$a0"; then
+		fail "$t: no zero-copy queue 0 to leave: $(tail -1 "$LOGS/$t.log"); RX ring 0 (KB posted count) page mode '$pm', now '$zc'; alloc_failed '$a0'"
+		zc_stop
+		return
+	fi
+	info "$t: RX ring 0 (BSIZEPKT KB, posted, count): page mode $pm, zero-copy $zc"
 	fi_atomic on
-	wait $ZPID
-	# the queue is back in page mode when its buffer size is page mode's
+	# the socket must still be bound, zero-copy, as the fault begins
+	now=$(ring0)
+	if ! kill -0 $ZPID 2>/dev/null || [ "$now" != "$zc" ]; then
+		fi_atomic off
+		fail "$t: the socket was gone before the fault began: RX ring 0 '$now'"
+		zc_stop
+		return
+	fi
+	zc_stop
+	# back in page mode when the buffer size is page mode's again
 	for i in $(seq 50); do
-		sz=$(($(reg $NICA $SRRCTL0_IDX) & 0x7f))
-		[ "$sz" != "$zc_sz" ] && break
+		now=$(ring0)
+		[ "${now%% *}" = "${pm%% *}" ] && break
 		sleep 0.1
 	done
-	p=$(posted)
 	a1=$(alloc_failed)
 	# the fault reaches igb's RX buffers: an open allocates them anew
 	ip link set dev $NICA down
 	ip link set dev $NICA up
 	a2=$(alloc_failed)
 	fi_atomic off
-	info "$t: socket closed with non-sleeping page allocations failing: BSIZEPKT $sz KB, posted $p, rx_queue_0_alloc_failed $a0 -> $a1; after down/up under the fault $a2"
-	if [ "$sz" = "$zc_sz" ]; then
-		fail "$t: queue 0 did not leave zero-copy in 5 s (BSIZEPKT still $sz KB)"
+	info "$t: socket closed with non-sleeping page allocations failing: RX ring 0 $now, rx_queue_0_alloc_failed $a0 -> $a1; after down/up under the fault ${a2:-?}"
+	if ! isnum "$a1" || ! isnum "$a2" || [ -z "$now" ]; then
+		fail "$t: cannot read the counters or registers: alloc_failed '$a1' '$a2', RX ring 0 '$now'"
+	elif [ "${now%% *}" != "${pm%% *}" ]; then
+		fail "$t: queue 0 did not leave zero-copy in 5 s (RX ring 0 $now)"
 	elif [ "$a2" -le "$a1" ]; then
 		fail "$t: the fault did not reach igb's RX buffers: a down/up under it left rx_queue_0_alloc_failed at $a2"
-	elif [ "$a1" != "$a0" ] || [ "${p%% *}" = 0 ]; then
-		fail "$t: leaving zero-copy allocated: rx_queue_0_alloc_failed $a0 -> $a1, RX ring posted $p"
+	elif [ "$a1" != "$a0" ] || [ "$now" != "$pm" ]; then
+		fail "$t: leaving zero-copy allocated: rx_queue_0_alloc_failed $a0 -> $a1, RX ring 0 $now where page mode had $pm"
 	else
-		pass "$t: queue 0 left zero-copy with no page allocation: RX ring posted $p, rx_queue_0_alloc_failed stays $a1"
+		pass "$t: queue 0 left zero-copy with no page allocation: RX ring 0 $now as page mode had it, rx_queue_0_alloc_failed stays $a1"
 	fi
 	ip link set dev $NICA down
 	ip link set dev $NICA up
@@ -792,7 +819,10 @@ s_reinit() {
 
 # --- counters: a fill ring too small for the ring -----------------------
 s_counters() {
-	local s a f
+	local s a a0 f
+	# the count since the start of this scenario: another one (leave-zc)
+	# may have counted failures it made on purpose
+	a0=$(alloc_failed)
 	zc_bg counters rxdrop -m zc -n 256 -o 64 -S 88 -d 30 -W 2 -Q
 	onB "$XSKB" txonly -m skb -i $NICB -D $MAC_A -S 88 -c 5000 -r 5000 -d 10 -Q > "$LOGS/counters-tx.log" 2>&1
 	wait $ZPID
@@ -801,8 +831,11 @@ s_counters() {
 	a=$(sed -n 's/^ *rx_queue_0_alloc_failed: //p' "$LOGS/counters.txt")
 	f=$(sed -n 's/^ *rx_xsk_fill_short: //p' "$LOGS/counters.txt")
 	info "counters: socket rx=$(field rx "$s") xsk_fill_empty=$(field xsk_fill_empty "$s"); ethtool -S: $(grep -E 'rx_queue_0_(packets|alloc_failed)|rx_xsk_' "$LOGS/counters.txt" | tr -s ' ' | tr '\n' ' ')"
-	[ "$a" = 0 ] && pass "counters: rx_queue_0_alloc_failed stays 0 with a short fill ring" ||
-		fail "counters: rx_queue_0_alloc_failed $a with a short fill ring (no allocation failed)"
+	if isnum "$a0" && [ "$a" = "$a0" ]; then
+		pass "counters: rx_queue_0_alloc_failed stays $a with a short fill ring"
+	else
+		fail "counters: rx_queue_0_alloc_failed $a0 -> $a with a short fill ring (no allocation failed)"
+	fi
 	[ -n "$f" ] && [ "$f" -gt 0 ] && pass "counters: rx_xsk_fill_short $f" ||
 		fail "counters: rx_xsk_fill_short '${f}'"
 }
@@ -894,12 +927,16 @@ s_resize() {
 
 guest_setup || { echo "FAIL setup"; exit 1; }
 echo "igb-zc: $(uname -r), scenarios: ${*:-meta hints bufsz resize counters qstats reinit reopen-1 reopen--1 leave-zc sriov}"
-for sc in ${*:-meta hints bufsz resize counters qstats reinit reopen-1 reopen--1 leave-zc sriov}; do
+SCENARIOS=${*:-meta hints bufsz resize counters qstats reinit reopen-1 reopen--1 leave-zc sriov}
+WANTED=$(echo $SCENARIOS | wc -w)
+RAN=0
+for sc in $SCENARIOS; do
 	case $sc in
 	reopen-*) s_reopen "${sc#reopen-}" ;;
 	leave-zc) s_leave_zc ;;
 	*) "s_$sc" ;;
 	esac
+	RAN=$((RAN + 1))
 	bad=$(dmesg_bad)
 	[ -n "$bad" ] && { fail "$sc: kernel: $bad"; dmesg > "$LOGS/dmesg.txt"; finish; }
 done
