@@ -458,8 +458,9 @@ def test_reading_rxstmph_releases_the_rx_timestamp_latch(t):
     TSYNCRXCTL enabled).  The first Sync frame latches its time:
     TSYNCRXCTL.VALID set.  Reading RXSTMPL, then RXSTMPH, as
     igb_ptp_rx_rgtstamp() does, must release the latch, so that the
-    second Sync frame is stamped too.  Catches the model that releases it
-    only on a read of RXSATRH, which igb never reads."""
+    second Sync frame is stamped too, and not before RXSTMPH.  Catches the
+    model that releases it only on a read of RXSATRH, which igb never
+    reads."""
     a, b = t.start()
     tx, rx = TxRing(a), RxRing(b)
     b.wr(E1000_ETQF(3), E1000_ETQF_FILTER_ENABLE | E1000_ETQF_1588 |
@@ -475,6 +476,8 @@ def test_reading_rxstmph_releases_the_rx_timestamp_latch(t):
     expect_eq('TSYNCRXCTL.VALID after the first Sync frame',
               b.rd(E1000_TSYNCRXCTL) & E1000_TSYNCRXCTL_VALID, 1)
     b.rd(E1000_RXSTMPL)
+    expect_eq('TSYNCRXCTL.VALID after RXSTMPL alone was read (held)',
+              b.rd(E1000_TSYNCRXCTL) & E1000_TSYNCRXCTL_VALID, 1)
     b.rd(E1000_RXSTMPH)
     expect_eq('TSYNCRXCTL.VALID after RXSTMPL and RXSTMPH were read',
               b.rd(E1000_TSYNCRXCTL) & E1000_TSYNCRXCTL_VALID, 0)
