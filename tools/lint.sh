@@ -118,14 +118,15 @@ lint_prepare() {
 # --- a clean pass with the same inputs ---------------------------------
 # With XSKZC_REUSE=1 ("make check" sets it, as for the guest jobs) a
 # clean pass is not run again while nothing it reads has changed: the
-# staged tree's managed files and its base tarball, every file of the
+# staged tree's managed files and its base's extraction, every file of the
 # project and which of them git tracks, and the tools' versions. The key
 # is taken before the checks and again after them, and the pass is kept
 # (build/lint-pass/) only when both agree; any other run removes it.
 PASS=$REPO/build/lint-pass
 lint_key() {
 	{
-		ls -l --time-style=+%s "${XSK_ZC_TARBALL:-/usr/src/linux-source-6.12.tar.xz}" 2>&1
+		# the base tree as stage.sh extracted it (once, then stamped)
+		ls -l --time-style=+%s "$REPO"/build/base/.*.extracted 2>&1
 		for t in gcc aarch64-linux-gnu-gcc objdump aarch64-linux-gnu-objdump \
 			 nm aarch64-linux-gnu-nm make ccache flex bison; do
 			"$t" --version 2>&1 | head -n 1

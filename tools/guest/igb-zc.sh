@@ -212,16 +212,23 @@ FI=/sys/kernel/debug/fail_page_alloc
 # its times down with each failure, so fi_off can tell how many there were
 FI_MANY=1000
 fi_on() {
+	local times=$1
+	[ "$times" = -1 ] && times=$FI_MANY
+	# order 4: the 64 KiB descriptor rings of 4096
+	fi_set "$times" 4 N Y 1
+}
+# fi_set TIMES MIN_ORDER IGNORE_GFP_WAIT TASK_FILTER VERBOSE: fail_page_alloc
+# on, for every allocation that matches (-1 TIMES: with no end)
+fi_set() {
 	FI_TIMES=$1
-	[ "$FI_TIMES" = -1 ] && FI_TIMES=$FI_MANY
 	echo 0 > $FI/probability
-	echo N > $FI/ignore-gfp-wait
+	echo "$3" > $FI/ignore-gfp-wait
 	echo N > $FI/ignore-gfp-highmem
-	echo 4 > $FI/min-order	# the 64 KiB descriptor rings of 4096
-	echo Y > $FI/task-filter
+	echo "$2" > $FI/min-order
+	echo "$4" > $FI/task-filter
 	echo 1 > $FI/interval
-	echo "$FI_TIMES" > $FI/times
-	echo 1 > $FI/verbose
+	echo "$1" > $FI/times
+	echo "$5" > $FI/verbose
 	echo 100 > $FI/probability
 }
 # fi_off: no more failures; FI_FIRED: how many allocations failed
@@ -333,18 +340,8 @@ RDH0_IDX=141
 RDT0_IDX=145
 isnum() { [[ ${1:-} =~ ^[0-9]+$ ]]; }
 alloc_failed() { ethtool -S $NICA | sed -n 's/^ *rx_queue_0_alloc_failed: //p'; }
-fi_atomic() {	# fi_atomic on|off
-	echo 0 > $FI/probability
-	[ "$1" = on ] || return 0
-	echo Y > $FI/ignore-gfp-wait
-	echo N > $FI/ignore-gfp-highmem
-	echo 0 > $FI/min-order
-	echo N > $FI/task-filter
-	echo 1 > $FI/interval
-	echo -1 > $FI/times
-	echo 0 > $FI/verbose
-	echo 100 > $FI/probability
-}
+# every page allocation that cannot sleep, of any order, in any task
+fi_atomic() { fi_set -1 0 Y N 0; }
 # ring0: "BSIZEPKT POSTED COUNT" of RX ring 0 (SRRCTL0's buffer size in
 # KB; the buffers the NIC owns, from its head and tail; its size), or
 # nothing when a register could not be read
@@ -377,11 +374,11 @@ s_leave_zc() {
 		return
 	fi
 	info "$t: RX ring 0 (BSIZEPKT KB, posted, count): page mode $pm, zero-copy $zc"
-	fi_atomic on
+	fi_atomic
 	# the socket must still be bound, zero-copy, as the fault begins
 	now=$(ring0)
 	if ! kill -0 $ZPID 2>/dev/null || [ "$now" != "$zc" ]; then
-		fi_atomic off
+		fi_off
 		fail "$t: the socket was gone before the fault began: RX ring 0 '$now'"
 		zc_stop
 		return
@@ -398,7 +395,7 @@ s_leave_zc() {
 	ip link set dev $NICA down
 	ip link set dev $NICA up
 	a2=$(alloc_failed)
-	fi_atomic off
+	fi_off
 	info "$t: socket closed with non-sleeping page allocations failing: RX ring 0 $now, rx_queue_0_alloc_failed $a0 -> $a1; after down/up under the fault ${a2:-?}"
 	if ! isnum "$a1" || ! isnum "$a2" || [ -z "$now" ]; then
 		fail "$t: cannot read the counters or registers: alloc_failed '$a1' '$a2', RX ring 0 '$now'"
