@@ -2,8 +2,8 @@
 #
 # Build and test harness for xsk_zc, the AF_XDP zero-copy driver helpers.
 # The project lives outside a kernel tree; "make stage" stages it into a
-# Debian linux-source-6.12 tree in build/linux, and every other target
-# works on that tree. All outputs stay under build/.
+# Debian linux-source-7.2 tree (tools/base.sh) in build/linux, and every
+# other target works on that tree. All outputs stay under build/.
 #
 # Run "make help" for the targets.
 
@@ -25,7 +25,7 @@ export CCACHE_DIR ?= $(BUILD)/ccache
 export CCACHE_DEPEND ?= 1
 
 # Debian packages the harness needs.
-PKGS_STAGE	:= linux-source-6.12 xz-utils patch diffutils rsync
+PKGS_STAGE	:= xz-utils patch diffutils rsync
 PKGS_BUILD	:= gcc make perl bc flex bison libelf-dev libssl-dev ccache \
 		   python3 binutils
 PKGS_LINT	:= sparse gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu
@@ -128,7 +128,7 @@ TXHANG_TIMEOUT	?= 1500
 help:
 	@echo 'xsk_zc build and test harness'
 	@echo
-	@echo '  stage      stage build/linux: Debian linux-source-6.12 + the'
+	@echo '  stage      stage build/linux: Debian linux-source-7.2 + the'
 	@echo '             project files + tools/patches (incremental)'
 	@echo '  kunit      the KUnit suites, built into the debug guest kernel and'
 	@echo '             run at its boot (KASAN, lockdep...): kunit.py parses them;'

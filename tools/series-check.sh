@@ -52,7 +52,8 @@ set -uo pipefail
 
 REPO=$(cd "$(dirname "$0")/.." && pwd)
 BUILD=$REPO/build
-BASE=$BUILD/base/linux-source-6.12
+SRCNAME=$("$REPO/tools/base.sh" --name)
+BASE=$BUILD/base/$SRCNAME
 SERIES=$BUILD/series
 STAGED=$BUILD/linux
 CHK=$BUILD/series-check
@@ -66,7 +67,7 @@ IGNORE=MISSING_SIGN_OFF,FILE_PATH_CHANGES
 
 die() { echo "series-check: error: $*" >&2; exit 2; }
 
-[ -e "$BUILD/base/.linux-source-6.12.extracted" ] || die "no pristine tree: run make stage"
+[ -e "$BUILD/base/.$SRCNAME.extracted" ] || die "no pristine tree: run make stage"
 [ -f "$STAGED/.xsk_zc-managed" ] || die "build/linux not staged: run make stage"
 shopt -s nullglob
 patches=("$SERIES"/[0-9][0-9][0-9][0-9]-*.patch)
@@ -100,7 +101,7 @@ fi
 if [ ! -d "$SRC/.git" ]; then
 	"${G[@]}" init -q -b pristine
 	echo '/.xsk_zc-copied' > "$SRC/.git/info/exclude"
-	"${G[@]}" commit -q --allow-empty -m "pristine Debian linux-source-6.12"
+	"${G[@]}" commit -q --allow-empty -m "pristine Debian $SRCNAME $(cat "$BUILD/base/.$SRCNAME.extracted")"
 fi
 [ -d "$SRC/.git/rebase-apply" ] && "${G[@]}" am --abort >/dev/null 2>&1
 "${G[@]}" checkout -q -f pristine || die "cannot check out pristine"
@@ -127,7 +128,7 @@ fi
 # the check repo tracks (the only files git writes in the copy).
 check_base() {
 	git -C "$SRC" --work-tree="$BASE" diff --quiet pristine -- . ||
-		die "build/base/linux-source-6.12 was modified: make distclean; make stage"
+		die "build/base/$SRCNAME was modified: make distclean; make stage"
 }
 check_base
 

@@ -3,9 +3,10 @@
 #
 # tools/stage.sh - stage the kernel build tree build/linux/.
 #
-#  1. Extract Debian's linux-source-6.12 tarball once into
-#     build/base/linux-source-6.12 (pristine, never modified afterwards).
-#  2. Copy it once to build/linux.
+#  1. The pristine base, Debian's linux-source-7.2 in
+#     build/base/linux-source-7.2 (tools/base.sh fetches and extracts it
+#     once; never modified afterwards).
+#  2. Copy it to build/linux, once per base version.
 #  3. On every run, compute the desired content of every file the project
 #     manages (its own files at their kernel paths, plus upstream files
 #     changed by tools/patches/*.patch) in a scratch directory, then copy
@@ -22,39 +23,26 @@ set -euo pipefail
 
 REPO=$(cd "$(dirname "$0")/.." && pwd)
 BUILD=$REPO/build
-TARBALL=${XSK_ZC_TARBALL:-/usr/src/linux-source-6.12.tar.xz}
-SRCNAME=linux-source-6.12
-BASE=$BUILD/base/$SRCNAME
 TREE=$BUILD/linux
 MANAGED=$TREE/.xsk_zc-managed
 
 die() { echo "stage: error: $*" >&2; exit 1; }
 
-"$REPO/tools/deps.sh" linux-source-6.12 xz-utils patch diffutils
+"$REPO/tools/deps.sh" xz-utils patch diffutils
 
-# 1. Pristine base, extracted once.
-if [ ! -e "$BUILD/base/.$SRCNAME.extracted" ]; then
-	[ -r "$TARBALL" ] || die "$TARBALL not found"
-	echo "stage: extracting $TARBALL"
-	mkdir -p "$BUILD/base"
-	rm -rf "$BASE" "$BUILD/base/.tmp"
-	mkdir "$BUILD/base/.tmp"
-	tar -xJf "$TARBALL" -C "$BUILD/base/.tmp"
-	[ -f "$BUILD/base/.tmp/$SRCNAME/Makefile" ] ||
-		die "$TARBALL does not contain $SRCNAME/"
-	mv "$BUILD/base/.tmp/$SRCNAME" "$BASE"
-	rmdir "$BUILD/base/.tmp"
-	touch "$BUILD/base/.$SRCNAME.extracted"
-fi
+# 1. Pristine base, fetched and extracted once.
+SRCNAME=$("$REPO/tools/base.sh" --name)
+BASE=$("$REPO/tools/base.sh")
+BASEVER=$("$REPO/tools/base.sh" --version)
 
-# 2. Working tree, copied once.
-if [ ! -e "$TREE/.xsk_zc-copied" ]; then
-	echo "stage: copying $SRCNAME to build/linux"
+# 2. Working tree, copied once per base version.
+if [ "$(cat "$TREE/.xsk_zc-copied" 2>/dev/null)" != "$BASEVER" ]; then
+	echo "stage: copying $SRCNAME $BASEVER to build/linux"
 	rm -rf "$TREE" "$TREE.tmp"
 	# "$BASE/." so that a symlinked base is copied, not the link.
 	cp -a "$BASE/." "$TREE.tmp"
 	mv "$TREE.tmp" "$TREE"
-	touch "$TREE/.xsk_zc-copied"
+	echo "$BASEVER" > "$TREE/.xsk_zc-copied"
 fi
 
 [ "$(realpath "$TREE")" != "$(realpath "$BASE")" ] && [ ! -L "$TREE" ] ||
@@ -151,5 +139,5 @@ version=$(awk -F' *= *' '
 	$1 == "VERSION" { v = $2 } $1 == "PATCHLEVEL" { p = $2 }
 	$1 == "SUBLEVEL" { s = $2 } $1 == "EXTRAVERSION" { e = $2 }
 	END { printf "%s.%s.%s%s", v, p, s, e }' "$TREE/Makefile")
-echo "xsk_zc: base Linux $version (Debian $SRCNAME)," \
+echo "xsk_zc: base Linux $version (Debian $SRCNAME $BASEVER)," \
      "$(wc -l < "$MANAGED") managed files, $changed updated"
