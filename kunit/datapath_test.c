@@ -1384,6 +1384,33 @@ static void tx_metadata_with_invalid_flags_requests_nothing(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, r.q->tx_desc[0].csum);
 }
 
+/* The completion field shares its bytes with the request: a frame that
+ * asked for no timestamp, or whose flags are invalid, keeps them.
+ */
+static void tx_frame_without_a_valid_timestamp_request_is_not_stamped(struct kunit *test)
+{
+	struct rig r = rig_up_tx_meta(test, true);
+	struct xsk_tx_metadata *csum, *bad;
+	u64 csum_before, bad_before;
+
+	csum = fake_tx_put_meta(r.x, 64, XDP_TX_METADATA,
+				XDP_TXMD_FLAGS_CHECKSUM);
+	bad = fake_tx_put_meta(r.x, 64, XDP_TX_METADATA,
+			       XDP_TXMD_FLAGS_TIMESTAMP | BIT_ULL(40));
+	KUNIT_ASSERT_NOT_NULL(test, csum);
+	KUNIT_ASSERT_NOT_NULL(test, bad);
+	csum_before = READ_ONCE(csum->completion.tx_timestamp);
+	bad_before = READ_ONCE(bad->completion.tx_timestamp);
+	fake_poll_tx(r.q, 64);
+	KUNIT_EXPECT_FALSE(test, r.q->tx_desc[0].stamp_asked);
+	KUNIT_EXPECT_FALSE(test, r.q->tx_desc[1].stamp_asked);
+	KUNIT_EXPECT_EQ(test, fake_tx_clean(r.q, 2), 2);
+	KUNIT_EXPECT_EQ(test, READ_ONCE(csum->completion.tx_timestamp),
+			csum_before);
+	KUNIT_EXPECT_EQ(test, READ_ONCE(bad->completion.tx_timestamp),
+			bad_before);
+}
+
 static void tx_metadata_option_on_a_umem_without_metadata_requests_nothing(struct kunit *test)
 {
 	struct rig r = rig_up_tx_meta(test, false);
@@ -1594,6 +1621,7 @@ static struct kunit_case xsk_zc_datapath_cases[] = {
 	KUNIT_CASE(tx_checksum_request_reaches_the_driver_with_its_offsets),
 	KUNIT_CASE(tx_metadata_without_the_descriptor_option_is_not_read),
 	KUNIT_CASE(tx_metadata_with_invalid_flags_requests_nothing),
+	KUNIT_CASE(tx_frame_without_a_valid_timestamp_request_is_not_stamped),
 	KUNIT_CASE(tx_metadata_option_on_a_umem_without_metadata_requests_nothing),
 	KUNIT_CASE(tx_slot_of_a_stamped_frame_stamps_no_later_frame),
 	KUNIT_CASE(multi_buffer_frame_reaches_the_driver_in_order_ending_on_its_last),

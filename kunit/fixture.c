@@ -898,7 +898,7 @@ int fake_xsk_bind_dev(struct fake_xsk *x, struct net_device *dev,
 	if (cfg->sg)
 		sxdp.sxdp_flags |= XDP_USE_SG;
 
-	err = x->sock->ops->bind(x->sock, (struct sockaddr *)&sxdp,
+	err = x->sock->ops->bind(x->sock, (struct sockaddr_unsized *)&sxdp,
 				 sizeof(sxdp));
 	if (!err && !cfg->copy)
 		x->pool = x->xs->pool;

@@ -605,9 +605,9 @@ static inline u32 xsk_zc_tx_claimable(const struct xsk_zc_tx_ring *tx,
 	return free > tx->reserve ? min(want, free - tx->reserve) : 0;
 }
 
-/* The TX metadata of the frame the next @hw->fill sends: its completion
- * slot is cleared, or set for a timestamp, and its requests go to the
- * driver with the slot as their priv. A frame without metadata, or with
+/* The TX metadata of the frame the next @hw->fill sends: its requests
+ * go to the driver with its completion slot as their priv, and the slot
+ * is set for a timestamp or cleared. A frame without metadata, or with
  * invalid metadata (the core cannot report that), requests nothing.
  */
 static __always_inline void __xsk_zc_tx_meta(struct xsk_zc_tx_ring *tx,
@@ -619,12 +619,11 @@ static __always_inline void __xsk_zc_tx_meta(struct xsk_zc_tx_ring *tx,
 
 	compl->tx_timestamp = NULL;
 	meta = xsk_buff_get_metadata(tx->pool, desc->addr, desc->options);
-	if (!meta)
-		return;
+	/* Checks the flags first; leaves @meta set only for a timestamp. */
+	xsk_tx_metadata_request(tx->pool, &meta, hw->tmo, compl);
 	/* a timestamp only from a driver that can fill one in */
-	if (hw->tmo->tmo_fill_timestamp)
+	if (meta && hw->tmo->tmo_fill_timestamp)
 		xsk_tx_metadata_to_compl(meta, compl);
-	xsk_tx_metadata_request(meta, hw->tmo, compl);
 }
 
 /* Fills up to @budget descriptors, as many as the driver claimed; the

@@ -180,9 +180,12 @@ static struct page *xsk_zc_umem_page(const struct xsk_buff_pool *pool,
  *
  * For xsk_zc_rx_poll(), on each buffer of a frame that spans descriptors.
  * The first one becomes @rx->first, each later one a fragment of it, in
- * its &skb_shared_info and on the pool's list (xsk_buff_add_frag()), the
- * two places the core and the XDP helpers look for it. A fragment the
- * NIC wrote nothing into goes back to the pool.
+ * its &skb_shared_info and on the pool's list, the two places the core
+ * and the XDP helpers look for it. A fragment the NIC wrote nothing into
+ * goes back to the pool.
+ *
+ * Not xsk_buff_add_frag(): it takes the fragment's page from
+ * virt_to_netmem() of its address, and the UMEM is mapped with vmap().
  *
  * Context: the ring's NAPI poll.
  * Return: the frame's first buffer when @xdp is its last one; NULL when
@@ -195,7 +198,7 @@ struct xdp_buff *xsk_zc_rx_chain(struct xsk_zc_rx_ring *rx,
 				 const struct bpf_prog *prog)
 {
 	struct xdp_buff *first = rx->first;
-	struct skb_shared_info *sinfo;
+	struct xdp_buff_xsk *frag;
 	struct page *page;
 	u32 len, off;
 
@@ -206,31 +209,21 @@ struct xdp_buff *xsk_zc_rx_chain(struct xsk_zc_rx_ring *rx,
 		return NULL;
 	}
 
-	sinfo = xdp_get_shared_info_from_buff(first);
-	if (!xdp_buff_has_frags(first)) {
-		sinfo->nr_frags = 0;
-		sinfo->xdp_frags_size = 0;
-		xdp_buff_set_frags_flag(first);
-	}
-
 	len = xdp->data_end - xdp->data;
 	if (!len) {
 		xsk_buff_free(xdp);
-	} else if (sinfo->nr_frags < MAX_SKB_FRAGS) {
-		page = xsk_zc_umem_page(rx->pool, xdp->data, &off);
-		skb_frag_fill_page_desc(&sinfo->frags[sinfo->nr_frags++],
-					page, off, len);
-		sinfo->xdp_frags_size += len;
-		xsk_buff_add_frag(xdp);
 	} else {
-		goto drop;
+		page = xsk_zc_umem_page(rx->pool, xdp->data, &off);
+		if (!__xdp_buff_add_frag(first, page_to_netmem(page), off, len,
+					 xdp->frame_sz, false))
+			goto drop;
+		frag = container_of(xdp, struct xdp_buff_xsk, xdp);
+		list_add_tail(&frag->list_node, &rx->pool->xskb_list);
 	}
 	if (more)
 		return NULL;
 
 	rx->first = NULL;
-	if (!sinfo->nr_frags)
-		xdp_buff_clear_frags_flag(first);
 	/* Checked last: the program may change while the frame comes in. */
 	if (prog && !prog->aux->xdp_has_frags && xdp_buff_has_frags(first)) {
 		xsk_buff_free(first);
