@@ -683,6 +683,12 @@ static struct kunit_suite am65_glue_suite = {
 	.test_cases = am65_glue_cases,
 };
 
+/* The pacing timers: the queue change only cancels them */
+static enum hrtimer_restart am65_test_hrtimer(struct hrtimer *timer)
+{
+	return HRTIMER_NORESTART;
+}
+
 static int am65_test_napi_poll(struct napi_struct *napi, int budget)
 {
 	napi_complete_done(napi, 0);
@@ -759,8 +765,10 @@ static int am65_queue_test_init(struct kunit *test)
 	/* present, as register_netdev() leaves it: the library asks */
 	set_bit(__LINK_STATE_PRESENT, &t->ndev->state);
 	init_completion(&t->common.tdown_complete);
-	hrtimer_init(&t->flow->rx_hrtimer, CLOCK_MONOTONIC, HRTIMER_MODE_REL);
-	hrtimer_init(&t->tx_chn->tx_hrtimer, CLOCK_MONOTONIC, HRTIMER_MODE_REL);
+	hrtimer_setup(&t->flow->rx_hrtimer, am65_test_hrtimer, CLOCK_MONOTONIC,
+		      HRTIMER_MODE_REL);
+	hrtimer_setup(&t->tx_chn->tx_hrtimer, am65_test_hrtimer,
+		      CLOCK_MONOTONIC, HRTIMER_MODE_REL);
 	am65_test_open_page_mode(test, t);
 
 	netif_napi_add(t->ndev, &t->flow->napi_rx, am65_test_napi_poll);

@@ -9,8 +9,9 @@
  * receive and skip their XDP programs. An RX descriptor's swdata holds
  * its buffer, so the library's bufs[] stays empty and next() counts
  * zrx.pending itself. Each CPPI push is its own doorbell: no kicks.
- * XDP_TX sends the XSK buffer itself on the queue's TX channel; a TX
- * descriptor's swdata holds that buffer, or NULL for a socket's frame.
+ * XDP_TX sends the XSK buffer itself on the queue's TX channel. A TX
+ * descriptor's swdata names the port's netdev, as every TX descriptor's
+ * does, and holds that buffer, or NULL for a socket's frame.
  *
  * A pool change stops and restarts the flow and one TX channel without
  * touching what the interface's open set up: both XDP RX queue infos
@@ -117,10 +118,15 @@ static void am65_cpsw_xsk_rx_populate(struct xsk_zc_rx_ring *rx,
 				      const struct xsk_zc_rx_desc *d)
 {
 	struct am65_cpsw_ndev_priv *priv = am65_ndev_to_priv(rx->netdev);
+	struct am65_cpsw_port *port = priv->port;
 
+	/* the NAPI's netdev is the first port's: the checksum looks at
+	 * the features of the port that received the frame
+	 */
+	skb->dev = rx->netdev;
 	am65_cpsw_nuss_set_offload_fwd_mark(skb, priv->offload_fwd_mark);
-	if (priv->port->rx_ts_enabled)
-		am65_cpts_rx_timestamp(priv->port->common->cpts, skb);
+	if (port->rx_ts_filter)
+		am65_cpts_rx_timestamp(port->common->cpts, port->port_id, skb);
 	am65_cpsw_nuss_rx_csum(skb, am65_zrx_flow(rx)->xsk_csum);
 }
 
@@ -136,6 +142,7 @@ static int am65_cpsw_xsk_tx_push(struct am65_cpsw_tx_chn *tx_chn,
 {
 	dma_addr_t desc_dma = k3_cppi_desc_pool_virt2dma(tx_chn->desc_pool,
 							 desc);
+	struct am65_cpsw_tx_swdata *swdata = cppi5_hdesc_get_swdata(desc);
 	int ret;
 
 	am65_cpsw_nuss_set_buf_type(tx_chn, desc, AM65_CPSW_TX_BUF_TYPE_XSK);
@@ -145,7 +152,8 @@ static int am65_cpsw_xsk_tx_push(struct am65_cpsw_tx_chn *tx_chn,
 	cppi5_hdesc_set_pktlen(desc, len);
 	cppi5_desc_set_pktids(&desc->hdr, 0, AM65_CPSW_CPPI_TX_FLOW_ID);
 	cppi5_desc_set_tags_ids(&desc->hdr, 0, am65_ndev_to_port(ndev)->port_id);
-	*(struct xdp_buff **)cppi5_hdesc_get_swdata(desc) = xdp;
+	swdata->ndev = ndev;	/* the TX completion counts the frame there */
+	swdata->xdp = xdp;
 	k3_udma_glue_tx_dma_to_cppi5_addr(tx_chn->tx_chn, &dma);
 	cppi5_hdesc_attach_buf(desc, dma, len, dma, len);
 	spin_lock(&tx_chn->lock);	/* other ports push here too */
@@ -253,16 +261,17 @@ static const struct xsk_zc_tx_hw am65_cpsw_xsk_tx_hw = {
  *
  * A socket's frame counts for the next TX poll's completion; the buffer
  * of an XDP_TX frame goes back towards the pool (xsk_zc_tx_xdp_done()).
+ * Neither is unmapped here: the pool maps the UMEM.
  *
  * Context: the channel's TX NAPI, or with the channel stopped.
  */
 void am65_cpsw_xsk_tx_cleanup(struct am65_cpsw_tx_chn *tx_chn,
 			      struct cppi5_host_desc_t *desc)
 {
-	struct xdp_buff *xdp = *(struct xdp_buff **)cppi5_hdesc_get_swdata(desc);
+	struct am65_cpsw_tx_swdata *swdata = cppi5_hdesc_get_swdata(desc);
 
-	if (xdp)
-		xsk_zc_tx_xdp_done(&tx_chn->ztx, xdp);
+	if (swdata->xdp)
+		xsk_zc_tx_xdp_done(&tx_chn->ztx, swdata->xdp);
 	else
 		tx_chn->xsk_done++;	/* completed by the next TX poll */
 	k3_cppi_desc_pool_free(tx_chn->desc_pool, desc);
