@@ -201,6 +201,14 @@ static void igb_xsk_rx_populate(struct xsk_zc_rx_ring *rx, struct sk_buff *skb,
 	const union e1000_adv_rx_desc *d = desc->hw_desc;
 	ktime_t ts;
 
+	/* a frame shorter than ETH_ZLEN (a minimum frame whose VLAN tag the
+	 * NIC stripped) is padded as igb_cleanup_headers() pads, in the
+	 * copy's tailroom
+	 */
+	if (unlikely(skb->len < ETH_ZLEN) &&
+	    skb_tailroom(skb) >= ETH_ZLEN - skb->len)
+		skb_put_zero(skb, ETH_ZLEN - skb->len);
+
 	if (igb_test_staterr(d, E1000_RXDADV_STAT_TSIP)) {
 		if (igb_ptp_rx_pktstamp(ring->q_vector, xsk_zc_rx_hw_data(xdp),
 					&ts))
@@ -455,8 +463,20 @@ bool igb_xsk_tx_tstamp_done(struct igb_ring *ring,
 /* The hot path: the xsk_zc helpers inlined with igb's descriptors */
 int igb_xsk_clean_rx_irq(struct igb_ring *ring, int budget)
 {
-	return xsk_zc_rx_poll(&ring->zrx, &ring->q_vector->napi,
-			      READ_ONCE(ring->xdp_prog), budget, &igb_xsk_rx_hw);
+	const struct xsk_zc_rx_stats *zs = &ring->zrx.stats;
+	struct igb_ring_container *rc = &ring->q_vector->rx;
+	u64 packets = zs->packets, bytes = zs->bytes;
+	int done;
+
+	done = xsk_zc_rx_poll(&ring->zrx, &ring->q_vector->napi,
+			      READ_ONCE(ring->xdp_prog), budget,
+			      &igb_xsk_rx_hw);
+	/* for igb's interrupt moderation, as igb_clean_rx_irq() counts; only
+	 * this poll writes the ring's counters
+	 */
+	rc->total_packets += zs->packets - packets;
+	rc->total_bytes += zs->bytes - bytes;
+	return done;
 }
 
 bool igb_xsk_clean_tx_irq(struct igb_ring *ring, u32 frames, u32 budget)
@@ -561,13 +581,11 @@ static u32 igb_xsk_srrctl_len(struct net_device *dev,
 	return ALIGN_DOWN(frame, 1024);
 }
 
-/* SRRCTL's packet buffer size for a zero-copy ring */
-u32 igb_xsk_srrctl_bsizepkt(struct igb_ring *ring)
+/* SRRCTL's packet buffer size for a zero-copy ring, in bytes */
+u32 igb_xsk_srrctl_buf_size(struct igb_ring *ring)
 {
-	u32 len = igb_xsk_srrctl_len(ring->netdev, ring->zrx.pool,
-				     ring->netdev->mtu);
-
-	return len >> E1000_SRRCTL_BSIZEPKT_SHIFT;
+	return igb_xsk_srrctl_len(ring->netdev, ring->zrx.pool,
+				  ring->netdev->mtu);
 }
 
 /* What a buffer holds of the frame: 82580 and later put a timestamp
@@ -667,14 +685,16 @@ static void igb_xsk_queue_start(struct net_device *dev, u32 qid)
 	clear_bit(IGB_RING_FLAG_TX_DISABLED, &tx->flags);
 	netif_tx_wake_queue(txring_txq(tx));
 
+	/* napi_enable() takes the netdev's instance lock, a mutex */
+	napi_enable(&rx->q_vector->napi);
+	if (tx->q_vector != rx->q_vector)
+		napi_enable(&tx->q_vector->napi);
+
 	/* a vector that fired while NAPI was off stays masked until a poll */
 	local_bh_disable();
-	napi_enable(&rx->q_vector->napi);
 	napi_schedule(&rx->q_vector->napi);
-	if (tx->q_vector != rx->q_vector) {
-		napi_enable(&tx->q_vector->napi);
+	if (tx->q_vector != rx->q_vector)
 		napi_schedule(&tx->q_vector->napi);
-	}
 	local_bh_enable();
 }
 
