@@ -85,7 +85,7 @@ while IFS= read -r line || [ -n "$line" ]; do
 		b=${line#|}
 		echo "${b# }" >> "$d/body"
 		;;
-	'add '* | 'patch '* | 'hold '* | 'release '* | 'body-from '*)
+	'add '* | 'replace '* | 'patch '* | 'hold '* | 'release '* | 'body-from '*)
 		[ "$n" -gt 0 ] || die "steps: action before a step: $line"
 		echo "$line" >> "$d/actions"
 		;;
@@ -103,7 +103,8 @@ done < "$STEPS"
 for d in "$WORK"/steps/*; do
 	while read -r verb args; do
 		case "$verb" in
-		add) for f in $args; do echo "$f" >> "$WORK/used-files"; done ;;
+		add | replace)
+			for f in $args; do echo "$f" >> "$WORK/used-files"; done ;;
 		patch) echo "$args" >> "$WORK/used-patches" ;;
 		hold) echo "$args" >> "$WORK/holds" ;;
 		release) echo "$args" >> "$WORK/releases" ;;
@@ -205,6 +206,12 @@ for d in "$WORK"/steps/*; do
 				k=$(kpath "$f")
 				[ ! -e "$TREE/$k" ] || die "step $step: $k exists already"
 				mkdir -p "$TREE/$(dirname "$k")"
+				cp "$REPO/$f" "$TREE/$k"
+			done ;;
+		replace)
+			for f in $args; do
+				k=$(kpath "$f")
+				[ -e "$TREE/$k" ] || die "step $step: $k does not exist"
 				cp "$REPO/$f" "$TREE/$k"
 			done ;;
 		patch) apply "$TREE" "$REPO/tools/patches/$args" ;;
