@@ -333,6 +333,28 @@ static void pass_copies_the_frame_into_an_skb_of_its_length(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, fake_rx_posted(r.q), POSTED_FULL);
 }
 
+/* A NIC with several ports on one NAPI (am65-cpsw): the skb populate
+ * fills in belongs to the ring's netdev, whose features it reads, not
+ * to the NAPI's.
+ */
+static void pass_populates_an_skb_of_the_ring_netdev(struct kunit *test)
+{
+	struct rig r = rig_up(test, 32, true, 0);
+	struct bpf_prog *pass = fake_prog_create(test, XDP_PASS);
+	struct net_device *napi_dev = r.q->rx_napi.dev;
+	struct net_device *other = alloc_etherdev(0);
+	u8 frame[90];
+
+	KUNIT_ASSERT_NOT_NULL(test, other);
+	memset(frame, 0x5a, sizeof(frame));
+	fake_nic_receive(r.q, frame, sizeof(frame), false);
+	r.q->rx_napi.dev = other;
+	KUNIT_EXPECT_EQ(test, fake_poll_rx(r.q, pass, 64), 1);
+	r.q->rx_napi.dev = napi_dev;
+	free_netdev(other);
+	KUNIT_EXPECT_PTR_EQ(test, r.q->pass_dev, r.q->zrx.netdev);
+}
+
 static void pass_keeps_the_xdp_metadata(struct kunit *test)
 {
 	struct rig r = rig_up(test, 32, true, 0);
@@ -1561,6 +1583,7 @@ static struct kunit_case xsk_zc_datapath_cases[] = {
 	KUNIT_CASE(redirect_delivers_the_frame_to_the_socket),
 	KUNIT_CASE(redirect_to_a_full_socket_ends_the_poll_and_sets_need_wakeup),
 	KUNIT_CASE(pass_copies_the_frame_into_an_skb_of_its_length),
+	KUNIT_CASE(pass_populates_an_skb_of_the_ring_netdev),
 	KUNIT_CASE(pass_keeps_the_xdp_metadata),
 	KUNIT_CASE(no_program_passes_frames_to_the_stack),
 	KUNIT_CASE(inline_metadata_offset_is_skipped),

@@ -118,6 +118,7 @@ static void fake_rx_populate(struct xsk_zc_rx_ring *rx, struct sk_buff *skb,
 	struct fake_queue *q = container_of(rx, struct fake_queue, zrx);
 
 	q->pass_len = skb->len;
+	q->pass_dev = skb->dev;
 	q->pass_hash = jhash(skb->data, skb->len, 0);
 	q->pass_meta_len = skb_metadata_len(skb);
 	memcpy(q->pass_head, skb->data, min_t(u32, skb->len, sizeof(q->pass_head)));

@@ -272,9 +272,13 @@ __xsk_zc_rx_pass(struct xsk_zc_rx_ring *rx, struct napi_struct *napi,
 {
 	struct sk_buff *skb = xsk_zc_build_skb(napi, xdp);
 
-	/* populate may still read the buffer's inline metadata */
-	if (skb && hw->populate)
+	/* populate may still read the buffer's inline metadata, and the
+	 * features of the ring's netdev: the NAPI's may be another port's
+	 */
+	if (skb && hw->populate) {
+		skb->dev = rx->netdev;
 		hw->populate(rx, skb, xdp, desc);
+	}
 	xsk_buff_free(xdp);
 	if (unlikely(!skb)) {
 		acc->drop++;

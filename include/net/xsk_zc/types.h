@@ -300,9 +300,10 @@ struct xsk_zc_buff {
  * @populate: optional; fill in checksum, hash or timestamp of an skb made
  *	for XDP_PASS.
  *	Runs before the stack's eth_type_trans() (skb->data at the MAC
- *	header) and while @xdp, the buffer the skb was copied from, is still
- *	the driver's: what the NIC wrote starts at xsk_zc_rx_hw_data(), even
- *	when the program moved ``xdp->data``
+ *	header), with skb->dev the ring's netdev (not the NAPI's, which may
+ *	be another port's), and while @xdp, the buffer the skb was copied
+ *	from, is still the driver's: what the NIC wrote starts at
+ *	xsk_zc_rx_hw_data(), even when the program moved ``xdp->data``
  *
  * Always pass a pointer to a ``static const`` instance.
  */
