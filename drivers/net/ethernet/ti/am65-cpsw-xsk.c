@@ -120,10 +120,6 @@ static void am65_cpsw_xsk_rx_populate(struct xsk_zc_rx_ring *rx,
 	struct am65_cpsw_ndev_priv *priv = am65_ndev_to_priv(rx->netdev);
 	struct am65_cpsw_port *port = priv->port;
 
-	/* the NAPI's netdev is the first port's: the checksum looks at
-	 * the features of the port that received the frame
-	 */
-	skb->dev = rx->netdev;
 	am65_cpsw_nuss_set_offload_fwd_mark(skb, priv->offload_fwd_mark);
 	if (port->rx_ts_filter)
 		am65_cpts_rx_timestamp(port->common->cpts, port->port_id, skb);
