@@ -348,11 +348,13 @@ descriptor formats and its queue stop and start, through a const ops
 table and static const descriptor-callback tables that the inline hot
 path resolves at compile time: no indirect call per packet.
 
-The series adds the library with its KUnit suite and documentation, a
-core XDP fix it relies on, AF_XDP zero-copy for igb (which has none
-upstream) with two igb fixes before it and two follow-ups, ports tsnep's
-existing zero-copy onto the library, and adds zero-copy to am65-cpsw
-after a sparse fix.
+The series adds the library with its KUnit suite and documentation and
+a core XDP fix it relies on; ports the hand-written AF_XDP zero-copy of
+igb and of tsnep onto the library, each after fixes to the driver as it
+is upstream, with the features upstream's lacks (multi-buffer, TX
+metadata, RX hints, per-queue counters, XDP_TX from the XSK buffer) in
+patches of their own; and adds zero-copy to am65-cpsw, which has none,
+after linking its queues to their NAPI instances.
 
 Base: Debian $SRCNAME (Linux $(awk -F' *= *' '
 	$1 == "VERSION" { v = $2 } $1 == "PATCHLEVEL" { p = $2 }
@@ -369,8 +371,9 @@ $(bench)
 
 Tests:
 $(results)
-- $cases KUnit cases in the series; tsnep and am65-cpsw are build-tested
-  (x86_64 and arm64) and KUnit-tested only: no hardware or model.
+- $cases KUnit cases in the series; tsnep runs end to end on a QEMU
+  model of the project's, am65-cpsw is build-tested (arm64) and
+  KUnit-tested only: no hardware or model.
 
 Tags: no patch carries a Signed-off-by. The generator knows no one who
 can certify the Developer's Certificate of Origin for them: the person
