@@ -6,8 +6,13 @@
 # FLAVOUR (default: none) picks the output directory and the config
 # fragments merged, in order, on top of x86_64 tinyconfig:
 #
-#   (none)  build/guest-x86_64        guest-x86_64.config
-#   debug   build/guest-x86_64-debug  guest-x86_64.config, guest-debug.config
+#   (none)    build/guest-x86_64           guest-x86_64.config
+#   debug     build/guest-x86_64-debug     guest-x86_64.config, guest-debug.config
+#   pristine  build/guest-x86_64-pristine  guest-x86_64.config, guest-pristine.config
+#
+# The pristine kernel is built from the pristine base tree
+# (build/base/linux-source-7.2: no project file, no patch): the in-tree
+# drivers, the peers "make e2e-pristine" runs the same jobs on.
 #
 # Configures the output directory (again whenever a fragment or a Kconfig
 # file the project manages changes), verifies that every CONFIG_ line of
@@ -28,7 +33,10 @@ case "$FLAVOUR" in
 "") NAME=guest-x86_64; FRAGS=("$CONFIGS/guest-x86_64.config") ;;
 debug) NAME=guest-x86_64-debug
 	FRAGS=("$CONFIGS/guest-x86_64.config" "$CONFIGS/guest-debug.config") ;;
-*) echo "guest: error: unknown flavour $FLAVOUR (none, debug)" >&2; exit 2 ;;
+pristine) NAME=guest-x86_64-pristine
+	KSRC=$("$REPO/tools/base.sh") || exit 2
+	FRAGS=("$CONFIGS/guest-x86_64.config" "$CONFIGS/guest-pristine.config") ;;
+*) echo "guest: error: unknown flavour $FLAVOUR (none, debug, pristine)" >&2; exit 2 ;;
 esac
 OUT=$REPO/build/$NAME
 JOBS=${JOBS:-$(nproc)}
@@ -39,7 +47,8 @@ STAMP=$OUT/.xsk_zc-config
 
 die() { echo "guest: error: $*" >&2; exit 2; }
 
-[ -f "$KSRC/.xsk_zc-managed" ] || die "build/linux not staged: run make stage"
+[ "$FLAVOUR" = pristine ] || [ -f "$KSRC/.xsk_zc-managed" ] ||
+	die "build/linux not staged: run make stage"
 mkdir -p "$OUT"
 
 need_config() {
@@ -48,6 +57,7 @@ need_config() {
 		[ "$f" -nt "$STAMP" ] && return 0
 	done
 	# A staged Kconfig (a driver's new option) needs a new olddefconfig.
+	[ -f "$KSRC/.xsk_zc-managed" ] || return 1
 	while IFS= read -r f; do
 		case "$f" in */Kconfig*) [ "$KSRC/$f" -nt "$STAMP" ] && return 0 ;; esac
 	done < "$KSRC/.xsk_zc-managed"

@@ -46,6 +46,9 @@ ARGS=${3:-}
 NIC=${XSKZC_NIC:-igb}
 RUN=$JOB
 [ "$NIC" = igb ] || RUN=$JOB-$NIC
+# XSKZC_RUN_TAG: results and cache of their own, JOB[-NIC]-TAG ("make
+# e2e-pristine": pristine).
+[ -z "${XSKZC_RUN_TAG:-}" ] || RUN=$RUN-$XSKZC_RUN_TAG
 RES=$REPO/build/guest-run/$RUN
 # XSKZC_KERNEL: another bzImage (the debug one), XSKZC_MEM: MiB of RAM.
 KERNEL=${XSKZC_KERNEL:-$REPO/build/guest-x86_64/arch/x86/boot/bzImage}
