@@ -96,8 +96,8 @@ STRESS_CYCLES	?= 1000
 # ... in e2e-debug, where the DMA API's checks of every map and sync make
 # a cycle cost 0.37 s under TCG, not 0.22: 200 still make each of the
 # four events (every 25th cycle) twice, and keep "make check" in its
-# time (its guests are its critical path: 400 cycles took 154 s of
-# e2e-debug's 639 in a cold run; make stress runs STRESS_CYCLES).
+# time (400 cycles took 154 s of e2e-debug's 639 in a cold run; make
+# stress runs STRESS_CYCLES).
 STRESS_DEBUG_CYCLES ?= 200
 # The debug kernel's e2e: frame counts and rates in percent of e2e's
 # (tools/guest/e2e-debug.sh says why); the stress's sender rate there.
@@ -161,10 +161,9 @@ help:
 	@echo '             (tools/guest/stress.sh; STRESS_CYCLES=$(STRESS_CYCLES))'
 	@echo '  stress-debug  the same on the debug kernel'
 	@echo '  txhang     hunt the TX unit hang (stress.sh txhang; -debug too)'
-	@echo '  check      the debug kernel, then its guests (kunit, e2e-debug,'
-	@echo '             e2e-debug-tsnep) and e2e'"'"'s beside the builds'
-	@echo '             (e2e-build, lint, series-check): the project test'
-	@echo '             command'
+	@echo '  check      kunit, e2e-debug and e2e-debug-tsnep beside lint,'
+	@echo '             series-check and the e2e builds, then e2e: the'
+	@echo '             project test command'
 	@echo '  guest      build the guest kernel (build/guest-x86_64)'
 	@echo '  guest-debug  build the debug guest kernel (build/guest-x86_64-debug)'
 	@echo '  xsk-bench  build tools/xsk-bench (build/xsk-bench)'
@@ -430,18 +429,17 @@ bench: guest xsk-bench guest-deps qemu $(if $(filter tsnep,$(BENCH_NICS)),tsnep-
 # that passed before with the same inputs is not booted again
 # (tools/guest/run.sh, XSKZC_REUSE; XSKZC_REUSE=0 runs every one).
 # e2e on igb runs all but E2E_DEBUG_TESTS (see E2E_IGB). Ends with the
-# time each part took ("check: times: debug kernel N s; ...; total N s").
+# time each part took ("check: times: kunit N s, ...; total N s").
 # E2E_DEBUG_TESTS as e2e.sh's "all but" list: -teardown,-xdp-remove,...
 # (nothing left out when e2e-debug runs "all").
 CHECK_E2E_IGB = $(if $(filter all,$(E2E_DEBUG_TESTS)),,$(subst $(space),$(comma),$(addprefix -,$(subst $(comma),$(space),$(E2E_DEBUG_TESTS)))))
-# Every package first (the two lanes below would otherwise install
-# at once), the debug kernel and its modules; then two lanes side by
-# side. The guests: the debug kernel's jobs one after another (kunit,
-# which builds the QEMU first, e2e-debug, e2e-debug-tsnep), then e2e's,
-# once its kernel is built. The builds, at nice 19: e2e-build first, for
-# e2e's guests, then lint and series-check, which take the CPU the
-# guests leave (a guest keeps about 1.4 of the 2 CPUs). The guests' output
-# follows the builds'.
+# Every package first (the two branches below would otherwise install
+# at once), the debug kernel and its modules; then, beside the builds of
+# lint, series-check and e2e, which run at nice 19, the debug kernel's
+# guest jobs one after another (kunit, which builds the QEMU first,
+# e2e-debug, e2e-debug-tsnep): a guest keeps the CPU it uses (about 1.5
+# of 2) and its timing, the builds take the rest. Their output follows
+# the builds'. Then e2e's guests.
 check: stage
 	@rc=0; export XSKZC_REUSE=$${XSKZC_REUSE:-1}; t0=$$(date +%s); \
 	export E2E_IGB="$(or $(E2E_IGB),$(CHECK_E2E_IGB))"; \
@@ -450,40 +448,27 @@ check: stage
 	$(QEMU_DEPS) --build || rc=1; \
 	$(MAKE) --no-print-directory guest-debug tsnep-shim-debug xsk-bench \
 		guest-deps || rc=1; \
-	times=" debug kernel $$(($$(date +%s) - t0)) s;"; \
+	times=" debug kernel $$(($$(date +%s) - t0)) s,"; \
 	L=$(BUILD)/check; mkdir -p $$L; rm -f $$L/*; ds=$$(date +%s); \
 	{ for j in kunit e2e-debug e2e-debug-tsnep; do \
 		$(MAKE) --no-print-directory $$j > $$L/$$j.log 2>&1; \
 		echo $$? > $$L/$$j.rc; date +%s > $$L/$$j.end; \
-	  done; \
-	  while [ ! -e $$L/e2e-build.rc ]; do sleep 2; done; \
-	  date +%s > $$L/e2e.start; \
-	  if [ "$$(cat $$L/e2e-build.rc)" = 0 ]; then \
-		$(MAKE) --no-print-directory e2e > $$L/e2e.log 2>&1; \
-		echo $$? > $$L/e2e.rc; \
-	  else \
-		echo 'e2e: not run: e2e-build failed' > $$L/e2e.log; \
-		echo 1 > $$L/e2e.rc; \
-	  fi; date +%s > $$L/e2e.end; } & dpid=$$!; \
-	for t in e2e-build lint series-check; do \
+	  done; } & dpid=$$!; \
+	for t in lint series-check e2e-build; do \
 		s=$$(date +%s); \
-		nice -n 19 $(MAKE) --no-print-directory $$t; r=$$?; \
-		[ $$t != e2e-build ] || echo $$r > $$L/e2e-build.rc; \
-		[ $$r = 0 ] || rc=1; \
+		nice -n 19 $(MAKE) --no-print-directory $$t || rc=1; \
 		times="$$times $$t $$(($$(date +%s) - s)) s,"; \
 	done; \
-	times="$${times%,} (builds);"; \
 	wait $$dpid; s=$$ds; \
-	for j in kunit e2e-debug e2e-debug-tsnep e2e; do \
+	for j in kunit e2e-debug e2e-debug-tsnep; do \
 		cat $$L/$$j.log; [ "$$(cat $$L/$$j.rc)" = 0 ] || rc=1; \
-		[ $$j != e2e ] || { w=$$(($$(cat $$L/e2e.start) - s)); \
-			[ $$w -lt 5 ] || times="$$times waiting for e2e-build $$w s,"; \
-			s=$$(cat $$L/e2e.start); }; \
 		times="$$times $$j $$(($$(cat $$L/$$j.end) - s)) s,"; \
 		s=$$(cat $$L/$$j.end); \
 	done; \
-	times="$${times%,} (guests, beside the builds)"; \
-	echo "check: times:$$times; total $$(($$(date +%s) - t0)) s"; \
+	times="$${times%,} (these three beside the builds),"; \
+	s=$$(date +%s); $(MAKE) --no-print-directory e2e || rc=1; \
+	times="$$times e2e $$(($$(date +%s) - s)) s,"; \
+	echo "check: times:$${times%,}; total $$(($$(date +%s) - t0)) s"; \
 	if [ $$rc -ne 0 ]; then echo 'check: FAILED'; else echo 'check: OK'; fi; \
 	exit $$rc
 
