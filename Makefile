@@ -95,9 +95,9 @@ E2E_DEBUG_TIMEOUT ?= 2400
 STRESS_CYCLES	?= 1000
 # ... in e2e-debug, where the DMA API's checks of every map and sync make
 # a cycle cost 0.37 s under TCG, not 0.22: 200 still make each of the
-# four events (every 25th cycle) twice, and keep "make check" in its
-# time (400 cycles took 154 s of e2e-debug's 639 in a cold run; make
-# stress runs STRESS_CYCLES).
+# four events (every 25th cycle) twice. The CPU is "make check"'s limit
+# (the guests and the builds beside them share it): 400 cycles took
+# 154 s of e2e-debug's 639 in a cold run. make stress runs STRESS_CYCLES.
 STRESS_DEBUG_CYCLES ?= 200
 # The debug kernel's e2e: frame counts and rates in percent of e2e's
 # (tools/guest/e2e-debug.sh says why); the stress's sender rate there.
@@ -433,7 +433,7 @@ bench: guest xsk-bench guest-deps qemu $(if $(filter tsnep,$(BENCH_NICS)),tsnep-
 # that passed before with the same inputs is not booted again
 # (tools/guest/run.sh, XSKZC_REUSE; XSKZC_REUSE=0 runs every one).
 # e2e on igb runs all but E2E_DEBUG_TESTS (see E2E_IGB). Ends with the
-# time each part took ("check: times: kunit N s, ...; total N s").
+# time each part took ("check: times: debug kernel N s, ...; total N s").
 # E2E_DEBUG_TESTS as e2e.sh's "all but" list: -teardown,-xdp-remove,...
 # (nothing left out when e2e-debug runs "all").
 CHECK_E2E_IGB = $(if $(filter all,$(E2E_DEBUG_TESTS)),,$(subst $(space),$(comma),$(addprefix -,$(subst $(comma),$(space),$(E2E_DEBUG_TESTS)))))
@@ -441,9 +441,10 @@ CHECK_E2E_IGB = $(if $(filter all,$(E2E_DEBUG_TESTS)),,$(subst $(space),$(comma)
 # at once), the debug kernel and its modules; then, beside the builds of
 # lint, series-check and e2e, which run at nice 19, the debug kernel's
 # guest jobs one after another (kunit, which builds the QEMU first,
-# e2e-debug, e2e-debug-tsnep): a guest keeps the CPU it uses (about 1.5
-# of 2) and its timing, the builds take the rest. Their output follows
-# the builds'. Then e2e's guests.
+# e2e-debug, e2e-debug-tsnep), whose tests do not depend on speed. A
+# TCG guest keeps both CPUs busy most of the time, and builds at nice
+# 19 still slow it. Their output follows the builds'. Then e2e's guests,
+# alone: some of their tests depend on timing (5918667).
 check: stage
 	@rc=0; export XSKZC_REUSE=$${XSKZC_REUSE:-1}; t0=$$(date +%s); \
 	export E2E_IGB="$(or $(E2E_IGB),$(CHECK_E2E_IGB))"; \
