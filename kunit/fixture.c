@@ -349,7 +349,7 @@ int fake_poll_rx(struct fake_queue *q, struct bpf_prog *prog, int budget)
 	set = bpf_net_ctx_set(&ctx);
 	done = fake_rx_poll(q, prog, budget);
 	napi_gro_flush(&q->rx_napi, false);
-	gro_normal_list(&q->rx_napi);
+	gro_normal_list(&q->rx_napi.gro);
 	bpf_net_ctx_clear(set);
 	local_bh_enable();
 	return done;

@@ -63,7 +63,7 @@ STAMPS=$CHK/stamps
 TARGETS=$REPO/tools/lint-targets.txt
 JOBS=${JOBS:-$(nproc)}
 CCACHE=${CCACHE:-ccache}
-IGNORE=MISSING_SIGN_OFF,FILE_PATH_CHANGES
+IGNORE=MISSING_SIGN_OFF,FILE_PATH_CHANGES,UNKNOWN_COMMIT_ID
 
 die() { echo "series-check: error: $*" >&2; exit 2; }
 

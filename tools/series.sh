@@ -380,9 +380,11 @@ can certify the Developer's Certificate of Origin for them: the person
 who posts the series adds their own Signed-off-by to every patch.
 
 checkpatch --strict (run on every patch by make series-check, result
-above) ignores two types, no other: MISSING_SIGN_OFF (see Tags) and
+above) ignores three types, no other: MISSING_SIGN_OFF (see Tags),
 FILE_PATH_CHANGES ("added file(s), does MAINTAINERS need updating?",
-raised by every patch that adds a file). Of the files added, lib/xsk_zc/
+raised by every patch that adds a file) and UNKNOWN_COMMIT_ID (the base
+is a source tarball without git history; the commit of every Fixes:
+tag was checked against the list archives). Of the files added, lib/xsk_zc/
 is covered by no MAINTAINERS entry: the person who posts adds one naming
 its maintainer.
 EOF
