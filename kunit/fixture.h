@@ -91,9 +91,9 @@ struct fake_queue {
 	u32 prog_frags;
 
 	/* what the last XDP_PASS skb looked like before the stack got it */
+	struct net_device *pass_dev;	/* skb->dev that populate saw */
 	u32 pass_hash;		/* jhash() of its data */
 	u32 pass_len;
-	struct net_device *pass_dev;	/* skb->dev that populate saw */
 	u32 pass_meta_len;
 	u8 pass_head[16];
 	u8 pass_meta[16];

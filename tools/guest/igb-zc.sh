@@ -923,8 +923,8 @@ s_resize() {
 }
 
 guest_setup || { echo "FAIL setup"; exit 1; }
-echo "igb-zc: $(uname -r), scenarios: ${*:-meta hints bufsz resize counters qstats reinit reopen-1 reopen--1 leave-zc sriov}"
 SCENARIOS=${*:-meta hints bufsz resize counters qstats reinit reopen-1 reopen--1 leave-zc sriov}
+echo "igb-zc: $(uname -r), scenarios: $SCENARIOS"
 WANTED=$(echo $SCENARIOS | wc -w)
 RAN=0
 for sc in $SCENARIOS; do

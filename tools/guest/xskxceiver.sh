@@ -444,12 +444,14 @@ failure_line() {
 }
 
 # counters_of MODE INDEX: the NICs' drop counters over the run the test
-# was in (diagnostics, not a verdict).
+# was in (diagnostics, not a verdict): the test's own run, or the mode's
+# whole run, whose counters are every test's up to the last.
 counters_of() {
-	local run
+	local run what=own
 	run=$(cat "$LOGS/$1.out/$2.run" 2>/dev/null)
 	[ -n "$run" ] || return 0
-	info "$1 ${NAMES[$2]}: NIC drop counters over its run ($run): $(cat "$LOGS/$run.counters" 2>/dev/null)"
+	[ "$run" != "$1" ] || what="the mode's whole"
+	info "$1 ${NAMES[$2]}: NIC drop counters over its run ($run, $what run): $(cat "$LOGS/$run.counters" 2>/dev/null)"
 }
 
 # veth_confirms TEST TEXT: the list says TEST fails in zero-copy for a
