@@ -138,7 +138,7 @@ static int am65_cpsw_xsk_tx_push(struct am65_cpsw_tx_chn *tx_chn,
 {
 	dma_addr_t desc_dma = k3_cppi_desc_pool_virt2dma(tx_chn->desc_pool,
 							 desc);
-	struct am65_cpsw_tx_swdata *swdata = cppi5_hdesc_get_swdata(desc);
+	struct am65_cpsw_tx_swdata *swdata;
 	int ret;
 
 	am65_cpsw_nuss_set_buf_type(tx_chn, desc, AM65_CPSW_TX_BUF_TYPE_XSK);
@@ -148,6 +148,8 @@ static int am65_cpsw_xsk_tx_push(struct am65_cpsw_tx_chn *tx_chn,
 	cppi5_hdesc_set_pktlen(desc, len);
 	cppi5_desc_set_pktids(&desc->hdr, 0, AM65_CPSW_CPPI_TX_FLOW_ID);
 	cppi5_desc_set_tags_ids(&desc->hdr, 0, am65_ndev_to_port(ndev)->port_id);
+	/* where the swdata is depends on the flags cppi5_hdesc_init() set */
+	swdata = cppi5_hdesc_get_swdata(desc);
 	swdata->ndev = ndev;	/* the TX completion counts the frame there */
 	swdata->xdp = xdp;
 	k3_udma_glue_tx_dma_to_cppi5_addr(tx_chn->tx_chn, &dma);

@@ -1,0 +1,67 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# tools/sparse.sh - build/sparse/sparse, the sparse that "make lint" runs
+# (C=2); prints its path.
+#
+# Debian 12's sparse (0.6.4, 2021) cannot check Linux 7.2:
+# scripts/checker-valid.sh asks the checker to parse __typeof_unqual__,
+# which sparse learned after 0.6.4, and Kbuild then refuses to run it.
+# Neither bookworm-backports nor trixie-backports carries a newer sparse;
+# Debian's newer suites carry 0.6.5~rc1, which has it. This takes that
+# source package (apt-get source, from the same archive this machine
+# already uses, read from its apt sources as tools/qemu-deps.sh does)
+# and builds the one program, as the project's QEMU is built: nothing is
+# installed on the machine. Rebuilt only when the version changes
+# (build/sparse/.version).
+
+set -euo pipefail
+
+REPO=$(cd "$(dirname "$0")/.." && pwd)
+OUT=$REPO/build/sparse
+APT=$OUT/apt
+# The newest of these suites that has sparse >= MIN_VERSION wins.
+SUITES="forky sid"
+MIN_VERSION=0.6.5~rc1
+
+die() { echo "sparse: error: $*" >&2; exit 1; }
+
+if [ -x "$OUT/sparse" ] && [ -f "$OUT/.version" ]; then
+	echo "$OUT/sparse"
+	exit 0
+fi
+
+read -r uri sb < <("$REPO/tools/qemu-deps.sh" --archive) ||
+	die "no apt source for bookworm found"
+opts=
+[ "$sb" = - ] || opts="[signed-by=$sb] "
+rm -rf "$OUT"
+mkdir -p "$APT/lists/partial" "$APT/cache/archives/partial" "$OUT/src"
+for s in $SUITES; do
+	echo "deb-src $opts$uri $s main"
+done > "$APT/sources.list"
+apt=(-o Dir::Etc::SourceList="$APT/sources.list"
+     -o Dir::Etc::SourceParts=/dev/null
+     -o Dir::Etc::Preferences=/dev/null
+     -o Dir::Etc::PreferencesParts=/dev/null
+     -o Dir::State::Lists="$APT/lists"
+     -o Dir::State::Status=/dev/null
+     -o Dir::Cache="$APT/cache"
+     -o APT::Sandbox::User=root)
+echo "sparse: fetching the sparse source package ($SUITES)" >&2
+apt-get -q "${apt[@]}" update > /dev/null || die "apt-get update failed"
+ver=$(apt-cache "${apt[@]}" showsrc sparse 2>/dev/null |
+      sed -n 's/^Version: //p' | sort -V | tail -n 1)
+[ -n "$ver" ] || die "no sparse source package in $SUITES"
+dpkg --compare-versions "$ver" ge "$MIN_VERSION" ||
+	die "sparse $ver in $SUITES, older than $MIN_VERSION"
+(cd "$OUT/src" &&
+ apt-get -q "${apt[@]}" source --download-only "sparse=$ver" > /dev/null &&
+ dpkg-source --no-check -x ./*.dsc tree > /dev/null) ||
+	die "could not fetch and unpack sparse $ver"
+echo "sparse: building sparse $ver" >&2
+make -C "$OUT/src/tree" -j"$(nproc)" sparse > "$OUT/build.log" 2>&1 ||
+	{ tail -n 20 "$OUT/build.log" >&2; die "the build of sparse $ver failed"; }
+cp "$OUT/src/tree/sparse" "$OUT/sparse"
+echo "$ver" > "$OUT/.version"
+echo "$OUT/sparse"
