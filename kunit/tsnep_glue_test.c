@@ -247,8 +247,12 @@ static int tsnep_glue_stop_thread(void *data)
 {
 	struct tsnep_glue *g = data;
 
-	/* what xsk_zc calls to stop a queue, tsnep_queue_disable() */
+	/* what xsk_zc calls to stop a queue, tsnep_queue_disable(), under
+	 * RTNL as the core's XDP_SETUP_XSK_POOL holds it
+	 */
+	rtnl_lock();
 	tsnep_zc_queue_stop(g->netdev, 0);
+	rtnl_unlock();
 	complete(&g->stopped);
 	return 0;
 }
@@ -423,7 +427,9 @@ static void tsnep_glue_queue_stop_ends_while_the_poll_stays_scheduled(struct kun
 	/* every frame went back to user space */
 	KUNIT_EXPECT_EQ(test, fake_cq_take(x), 4);
 
+	rtnl_lock();
 	tsnep_zc_queue_start(g->netdev, 0);
+	rtnl_unlock();
 }
 
 /* The hardware under steady XDP_TX: each pass it writes back a frame on
@@ -565,7 +571,9 @@ static void tsnep_glue_queue_stop_ends_under_steady_xdp_tx(struct kunit *test)
 	}
 	KUNIT_EXPECT_EQ(test, READ_ONCE(tx->read), tx->write);
 
+	rtnl_lock();
 	tsnep_zc_queue_start(g->netdev, 0);
+	rtnl_unlock();
 }
 
 /* A socket's frames go out on tsnep's descriptors, at their UMEM DMA
