@@ -28,7 +28,7 @@ export CCACHE_DEPEND ?= 1
 PKGS_STAGE	:= xz-utils patch diffutils rsync
 PKGS_BUILD	:= gcc make perl bc flex bison libelf-dev libssl-dev ccache \
 		   python3 binutils
-PKGS_LINT	:= sparse gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu
+PKGS_LINT	:= dpkg-dev gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu
 # The QEMU guest ("make e2e", "make bench"); qemu-system-x86 itself (its
 # version picks the source "make qemu" builds, its qemu-system-data and
 # Debian's seabios give the guest's firmware) comes from bookworm-backports

@@ -14,7 +14,9 @@
 #                  config, tinyconfig unless the fragment names another
 #                  with "# base: NAME", + tools/configs/lint-ARCH.config);
 #                  the objects of DIR/ are rebuilt each time so warnings show
-#  sparse          "make C=2 W=1 DIR/" on the same builds
+#  sparse          "make C=2 W=1 DIR/" on the same builds, with the
+#                  sparse tools/sparse.sh builds (Debian 12's is too old
+#                  for 7.2)
 #  indirect-calls  tools/check-indirect-calls.sh on each build
 #  napi-waits      no napi_synchronize() in the files of the drivers of
 #                  tools/lint-targets.txt that use xsk_zc
@@ -40,6 +42,9 @@ KSRC=$REPO/build/linux
 TARGETS=$REPO/tools/lint-targets.txt
 JOBS=${JOBS:-$(nproc)}
 CCACHE=${CCACHE:-ccache}
+# Built once by tools/sparse.sh; if it cannot be, the tool check below
+# counts a tool failure.
+SPARSE=$("$REPO/tools/sparse.sh") || SPARSE=$REPO/build/sparse/sparse
 
 die() { echo "lint: error: $*" >&2; exit 2; }
 
@@ -59,7 +64,7 @@ arch_setup() {
 	*) die "no cross compiler known for $arch" ;;
 	esac
 	KMAKE=(make -C "$KSRC" O="$LINT" ARCH="$arch" CROSS_COMPILE="$cross"
-	       CC="$CCACHE ${cross}gcc" -j"$JOBS")
+	       CC="$CCACHE ${cross}gcc" CHECK="$SPARSE" -j"$JOBS")
 }
 
 # --- configuration and prepare ---------------------------------------
@@ -131,7 +136,7 @@ lint_key() {
 			 nm aarch64-linux-gnu-nm make ccache flex bison; do
 			"$t" --version 2>&1 | head -n 1
 		done
-		sparse --version 2>&1
+		"$SPARSE" --version 2>&1
 		perl -e 'print "perl $^V\n"'
 		cd "$KSRC" && LC_ALL=C sort .xsk_zc-managed | tr '\n' '\0' |
 			xargs -0 -r sha256sum 2>&1
@@ -170,7 +175,7 @@ tool_failed() {
 
 # Every program the checks below run, up front: a missing one would
 # otherwise show as a make error in a log, or as silence.
-tools=(perl sparse objdump nm)
+tools=(perl "$SPARSE" objdump nm)
 grep -qx arm64 <<< "$ARCHES" &&
 	tools+=(aarch64-linux-gnu-objdump aarch64-linux-gnu-nm)
 for t in "${tools[@]}"; do

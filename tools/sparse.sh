@@ -12,7 +12,8 @@
 # source package (apt-get source, from the same archive this machine
 # already uses, read from its apt sources as tools/qemu-deps.sh does)
 # and builds the one program, as the project's QEMU is built: nothing is
-# installed on the machine. Rebuilt only when the version changes
+# installed on the machine. Debian's patches are not applied: they pin
+# the suite's compiler (gcc-16) and add a linker flag for its package. Rebuilt only when the version changes
 # (build/sparse/.version).
 
 set -euo pipefail
@@ -57,7 +58,7 @@ dpkg --compare-versions "$ver" ge "$MIN_VERSION" ||
 	die "sparse $ver in $SUITES, older than $MIN_VERSION"
 (cd "$OUT/src" &&
  apt-get -q "${apt[@]}" source --download-only "sparse=$ver" > /dev/null &&
- dpkg-source --no-check -x ./*.dsc tree > /dev/null) ||
+ dpkg-source --no-check --skip-patches -x ./*.dsc tree > /dev/null) ||
 	die "could not fetch and unpack sparse $ver"
 echo "sparse: building sparse $ver" >&2
 make -C "$OUT/src/tree" -j"$(nproc)" sparse > "$OUT/build.log" 2>&1 ||
