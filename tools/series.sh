@@ -244,29 +244,46 @@ cp "$WORK/files" "$WORK/files.txt"
 
 diffstat_table() {
 	awk '
-	{ ins[$1] += $2; del[$1] += $3; files[$1]++
-	  if (!($1 in seen)) { seen[$1] = 1; order[++n] = $1 }
-	  if ($1 == "igb") {
-	     if ($4 ~ /igb_xsk\.c$/) xsk += $2
-	     else if ($4 ~ /igb_main\.c$/) { mi += $2; md += $3 }
-	     else if ($4 ~ /igb\.h$/) { hi += $2; hd += $3 }
-	     else { oi += $2; od += $3 }
-	  } }
+	{ ins[$1] += $2; del[$1] += $3
+	  if (!($1 in seen)) { seen[$1] = 1; order[++n] = $1 } }
 	END {
 	  printf "%-7s %6s %6s\n", "group", "+", "-"
-	  for (k = 1; k <= n; k++) {
-	    g = order[k]
-	    printf "%-7s %6d %6d\n", g, ins[g], del[g]
-	    if (g == "igb")
-	      print "          upstream igb ZC (6.14): +786/-82 (igb_xsk.c 562,\n" \
-	            "          igb_main.c +167/-81, igb.h +57/-1)"
-	    if (g == "am65")
-	      print "          upstream am65-cpsw ZC v2 posting: +692/-85;\n" \
-	            "          icssg-prueth ZC (6.19): +739/-149"
-	  }
-	  printf "\nigb by file: igb_xsk.c %d (new), igb_main.c +%d/-%d, igb.h +%d/-%d,\n", xsk, mi, md, hi, hd
-	  printf "other files +%d/-%d\n", oi, od
+	  for (k = 1; k <= n; k++)
+	    printf "%-7s %6d %6d\n", order[k], ins[order[k]], del[order[k]]
 	}' "$WORK/numstat"
+}
+
+# lines FILE...: the lines of the base tree's FILEs, summed.
+base_lines() {
+	(cd "$BASE" && cat -- "$@") | wc -l
+}
+
+# port_stat SUBJECT: "+A/-D" of the patch whose subject is SUBJECT.
+port_stat() {
+	local c
+	c=$("${G[@]}" log --format=%H --fixed-strings --grep="$1" base..HEAD | head -n 1)
+	[ -n "$c" ] || { echo "(no such patch)"; return; }
+	"${G[@]}" show --numstat --format= "$c" |
+		awk '{ a += $1; d += $2 } END { printf "+%d/-%d", a, d }'
+}
+
+# What the ports replace and what they are measured against: the
+# in-tree hand-written zero-copy code of the base, the port patches
+# alone, the library, and Intel's libeth_xsk.
+comparison_table() {
+	local igb=drivers/net/ethernet/intel/igb
+	local lib libeth
+	lib=$(cd "$BUILD/linux" && cat include/net/xsk_zc.h include/net/xsk_zc/types.h \
+		lib/xsk_zc/pool.c lib/xsk_zc/datapath.c | wc -l)
+	libeth=$(base_lines include/net/libeth/xsk.h drivers/net/ethernet/intel/libeth/xsk.c)
+	printf "igb:   the port %s; the in-tree igb_xsk.c it replaces has %d lines\n" \
+		"$(port_stat "igb: use the xsk_zc helpers for AF_XDP zero-copy")" \
+		"$(base_lines $igb/igb_xsk.c)"
+	printf "tsnep: the port %s, over the in-tree zero-copy code of tsnep_main.c\n" \
+		"$(port_stat "tsnep: use the xsk_zc helpers for AF_XDP zero-copy")"
+	printf "am65:  no zero-copy in-tree; TI's v2 posting was +692/-85\n"
+	printf "xsk_zc itself: %d lines (xsk_zc.h, types.h, pool.c, datapath.c);\n" "$lib"
+	printf "Intel's libeth_xsk in the base: %d lines (libeth/xsk.h, libeth/xsk.c)\n" "$libeth"
 }
 
 # One line per patch: number, files, insertions, deletions, subject.
@@ -366,6 +383,10 @@ Lines per group (insertions, deletions; KUnit tests of the drivers are
 in "kunit"):
 
 $(sed -e 's/^/  /' -e 's/^ *$//' "$OUT/diffstat.txt")
+
+Against the code in-tree:
+
+$(comparison_table | sed 's/^/  /')
 
 $(bench)
 
