@@ -3,7 +3,7 @@
 #
 # tools/guest/qstats.py KSRC IFNAME [queue]: the netdev netlink family's
 # qstats-get for IFNAME, read with the kernel tree's own YNL library
-# (KSRC/tools/net/ynl) and its netdev.yaml spec. One line per object:
+# (KSRC/tools/net/ynl/pyynl) and its netdev.yaml spec. One line per object:
 #   dev rx-packets=N rx-bytes=N ... (without "queue": the device's sums)
 #   rx 0 rx-packets=N ...           (with "queue": one line per queue)
 # Exits 1, with the error on stderr, when the request fails.
@@ -13,7 +13,7 @@ import sys
 
 ksrc, ifname = sys.argv[1], sys.argv[2]
 by_queue = len(sys.argv) > 3 and sys.argv[3] == 'queue'
-sys.path.insert(0, ksrc + '/tools/net/ynl')
+sys.path.insert(0, ksrc + '/tools/net/ynl/pyynl')
 from lib import YnlFamily, NlError  # noqa: E402
 
 ynl = YnlFamily(ksrc + '/Documentation/netlink/specs/netdev.yaml',

@@ -4,14 +4,14 @@
 # tools/guest/py/xskfeatures.py KSRC IFNAME: the AF_XDP features IFNAME's
 # driver announces (the netdev netlink family's dev-get, xsk-features:
 # tx-timestamp, tx-checksum), one per line, read with the kernel tree's
-# own YNL library (KSRC/tools/net/ynl). Nothing for a driver without TX
+# own YNL library (KSRC/tools/net/ynl/pyynl). Nothing for a driver without TX
 # metadata ops. Exits 1, with the error on stderr, when the request fails.
 
 import socket
 import sys
 
 ksrc, ifname = sys.argv[1], sys.argv[2]
-sys.path.insert(0, ksrc + '/tools/net/ynl')
+sys.path.insert(0, ksrc + '/tools/net/ynl/pyynl')
 from lib import YnlFamily, NlError  # noqa: E402
 
 ynl = YnlFamily(ksrc + '/Documentation/netlink/specs/netdev.yaml',
