@@ -38,6 +38,8 @@ DL=$BUILD/base/dl
 
 die() { echo "base: error: $*" >&2; exit 1; }
 
+. "$REPO/tools/private-apt.sh"
+
 case "${1:-}" in
 --name) echo "$SRCNAME"; exit 0 ;;
 --version|"") ;;
@@ -45,26 +47,13 @@ case "${1:-}" in
 esac
 
 fetch() {
-	local uri sb opts
-	read -r uri sb < <("$REPO/tools/qemu-deps.sh" --archive) ||
-		die "no apt source for bookworm found"
 	rm -rf "$DL"
-	mkdir -p "$APT/lists/partial" "$APT/cache/archives/partial" "$DL"
-	opts=
-	[ "$sb" = - ] || opts="[signed-by=$sb] "
-	echo "deb $opts$uri $SUITE main" > "$APT/sources.list"
-	local apt=(-o Dir::Etc::SourceList="$APT/sources.list"
-		   -o Dir::Etc::SourceParts=/dev/null
-		   -o Dir::Etc::Preferences=/dev/null
-		   -o Dir::Etc::PreferencesParts=/dev/null
-		   -o Dir::State::Lists="$APT/lists"
-		   -o Dir::State::Status=/dev/null
-		   -o Dir::Cache="$APT/cache"
-		   -o APT::Sandbox::User=root)
+	mkdir -p "$DL"
+	private_apt "$APT" deb "$SUITE" || die "no apt source for bookworm found"
 	echo "base: fetching $SRCNAME from $SUITE" >&2
-	apt-get -q "${apt[@]}" update >/dev/null ||
+	apt-get -q "${PRIVATE_APT[@]}" update >/dev/null ||
 		die "apt-get update of $SUITE failed"
-	(cd "$DL" && apt-get -q "${apt[@]}" download "$SRCNAME" >/dev/null) ||
+	(cd "$DL" && apt-get -q "${PRIVATE_APT[@]}" download "$SRCNAME" >/dev/null) ||
 		die "could not download $SRCNAME from $SUITE"
 }
 

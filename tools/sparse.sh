@@ -27,37 +27,26 @@ MIN_VERSION=0.6.5~rc1
 
 die() { echo "sparse: error: $*" >&2; exit 1; }
 
+. "$REPO/tools/private-apt.sh"
+
 if [ -x "$OUT/sparse" ] && [ -f "$OUT/.version" ]; then
 	echo "$OUT/sparse"
 	exit 0
 fi
 
-read -r uri sb < <("$REPO/tools/qemu-deps.sh" --archive) ||
-	die "no apt source for bookworm found"
-opts=
-[ "$sb" = - ] || opts="[signed-by=$sb] "
 rm -rf "$OUT"
-mkdir -p "$APT/lists/partial" "$APT/cache/archives/partial" "$OUT/src"
-for s in $SUITES; do
-	echo "deb-src $opts$uri $s main"
-done > "$APT/sources.list"
-apt=(-o Dir::Etc::SourceList="$APT/sources.list"
-     -o Dir::Etc::SourceParts=/dev/null
-     -o Dir::Etc::Preferences=/dev/null
-     -o Dir::Etc::PreferencesParts=/dev/null
-     -o Dir::State::Lists="$APT/lists"
-     -o Dir::State::Status=/dev/null
-     -o Dir::Cache="$APT/cache"
-     -o APT::Sandbox::User=root)
+mkdir -p "$OUT/src"
+# shellcheck disable=SC2086 # SUITES: one word per suite
+private_apt "$APT" deb-src $SUITES || die "no apt source for bookworm found"
 echo "sparse: fetching the sparse source package ($SUITES)" >&2
-apt-get -q "${apt[@]}" update > /dev/null || die "apt-get update failed"
-ver=$(apt-cache "${apt[@]}" showsrc sparse 2>/dev/null |
+apt-get -q "${PRIVATE_APT[@]}" update > /dev/null || die "apt-get update failed"
+ver=$(apt-cache "${PRIVATE_APT[@]}" showsrc sparse 2>/dev/null |
       sed -n 's/^Version: //p' | sort -V | tail -n 1)
 [ -n "$ver" ] || die "no sparse source package in $SUITES"
 dpkg --compare-versions "$ver" ge "$MIN_VERSION" ||
 	die "sparse $ver in $SUITES, older than $MIN_VERSION"
 (cd "$OUT/src" &&
- apt-get -q "${apt[@]}" source --download-only "sparse=$ver" > /dev/null &&
+ apt-get -q "${PRIVATE_APT[@]}" source --download-only "sparse=$ver" > /dev/null &&
  dpkg-source --no-check --skip-patches -x ./*.dsc tree > /dev/null) ||
 	die "could not fetch and unpack sparse $ver"
 echo "sparse: building sparse $ver" >&2
