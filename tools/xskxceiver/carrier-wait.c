@@ -123,12 +123,13 @@ static void nl_put(struct nl_req *req, int type, const void *data, int len)
 }
 
 /* Sends @req on @fd and calls @fn on every attribute of every reply
- * until the reply (or the dump) ends; @fn returns nonzero to note a
- * hit. Returns the hits, or -1 on an error.
+ * until the reply, or for NLM_F_DUMP the dump's NLMSG_DONE, ends; @fn
+ * returns nonzero to note a hit. Returns the hits, or -1 on an error.
  */
 static int nl_talk(int fd, struct nl_req *req,
 		   int (*fn)(const struct nlattr *a, void *arg), void *arg)
 {
+	int dump = req->nh.nlmsg_flags & NLM_F_DUMP;
 	char buf[16384];
 	int hits = 0;
 
@@ -144,8 +145,10 @@ static int nl_talk(int fd, struct nl_req *req,
 			struct nlattr *a;
 			int rem;
 
+			/* a dump ends here, with its error if it failed */
 			if (nh->nlmsg_type == NLMSG_DONE)
-				return hits;
+				return nh->nlmsg_len >= NLMSG_LENGTH(sizeof(int)) &&
+				       *(int *)NLMSG_DATA(nh) < 0 ? -1 : hits;
 			if (nh->nlmsg_type == NLMSG_ERROR)
 				return ((struct nlmsgerr *)NLMSG_DATA(nh))->error ? -1 : hits;
 			a = (struct nlattr *)((char *)NLMSG_DATA(nh) + GENL_HDRLEN);
@@ -156,7 +159,8 @@ static int nl_talk(int fd, struct nl_req *req,
 				rem -= NLA_ALIGN(a->nla_len);
 				a = (struct nlattr *)((char *)a + NLA_ALIGN(a->nla_len));
 			}
-			if (!(nh->nlmsg_flags & NLM_F_MULTI))
+			/* netdev-genl's dump parts do not all say NLM_F_MULTI */
+			if (!dump && !(nh->nlmsg_flags & NLM_F_MULTI))
 				return hits;
 		}
 	}
