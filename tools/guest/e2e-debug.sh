@@ -7,8 +7,8 @@
 #
 # In one boot: e2e's TESTs, or all of e2e for "all" (tools/guest/e2e.sh,
 # whose own per-test dmesg check now sees every detector's report); by
-# default the teardown, XDP removal, cable pull, runtime suspend, SR-IOV
-# and failed reopen tests, the paths where the lifecycle bugs were. A
+# default the teardown, XDP removal, cable pull, runtime suspend, SR-IOV,
+# failed reopen and unbind tests, the paths where the lifecycle bugs were. A
 # test takes 45 to 80 s on this kernel, the whole e2e 20 min. Then the
 # lifecycle stress (tools/guest/stress.sh, CYCLES bind/unbind cycles,
 # 1000 by default), whose kmemleak scan at the end finds what either
@@ -37,7 +37,7 @@ CYCLES=${1:-1000}
 export E2E_SCALE=${2:-2}
 export STRESS_RATE=${3:-200}
 [ $# -lt 3 ] || shift 3
-TESTS=${*:-teardown xdp-remove link-flap-zc-tx runtime-pm-bound sriov-bound failed-reopen}
+TESTS=${*:-teardown xdp-remove link-flap-zc-tx runtime-pm-bound sriov-bound failed-reopen unbind-up}
 [ "$TESTS" != all ] || TESTS=
 rc=0
 

@@ -1590,6 +1590,61 @@ t_failed_reopen() {
 	WHY="$state; $bind; down/up; ZC tx=$(field tx "$a") completed, peer rx=$(field rx "$b")"
 }
 
+# Unbinding the driver from a running NIC whose ZC socket is receiving:
+# the remove path closes the netdev (unregister_netdev()) and must
+# release what the open took, as ifdown does: the IRQs, the rings, the
+# pool's DMA mappings. A close that returns early leaks them all:
+# pci_disable_msix() then finds the vectors' handlers still requested
+# and remove_proc_entry() warns (the dmesg check), and kmemleak finds
+# the rings (make e2e-debug). Then the driver binds the NIC again, set
+# up as at boot, and it must move ZC frames.
+t_unbind_up() {
+	dev=$(readlink -f /sys/class/net/$NICA/device)
+	drv=$(readlink -f "$dev/driver")
+	pci=$(basename "$dev")
+	[ -e "$drv/unbind" ] || { WHY="no driver to unbind for $NICA ($dev)"; return 1; }
+	bg_B tx txonly -m copy -D $MAC_A -S $STREAM -d 60 -r $RATE -Q
+	bg_A rx rxdrop -m zc -S $STREAM -d 60 -I 0.5
+	bound_zc rx || return 1
+	sleep 2
+	r0=$(rx_now rx)
+	[ "$r0" -gt 0 ] || { WHY="the ZC socket received nothing before the unbind"; return 1; }
+	try 60 unbind sh -c "/bin/echo $pci > $drv/unbind"
+	rc=$?
+	[ $rc -ne 124 ] || { WHY="unbind $pci, $NICA up, ZC bound: $HUNG"; return 1; }
+	crashed && { WHY="unbind $pci, $NICA up, ZC bound: $CRASH"; return 1; }
+	[ $rc -eq 0 ] || { WHY="unbind $pci: rc $rc: $OUT"; return 1; }
+	[ -z "$(ifname_of_mac $MAC_A)" ] ||
+		{ WHY="unbind $pci: $(ifname_of_mac $MAC_A) still has $MAC_A"; return 1; }
+	stop_bg
+	[ -z "$HUNG" ] || { WHY="the ZC socket's process after the unbind: $HUNG"; return 1; }
+	try 60 bind sh -c "/bin/echo $pci > $drv/bind"
+	rc=$?
+	[ $rc -ne 124 ] || { WHY="rebind $pci: $HUNG"; return 1; }
+	[ $rc -eq 0 ] || { WHY="rebind $pci: rc $rc: $OUT"; return 1; }
+	n=200
+	while [ -z "$(ifname_of_mac $MAC_A)" ] && [ $n -gt 0 ]; do
+		sleep 0.05
+		n=$((n - 1))
+	done
+	a=$(ifname_of_mac $MAC_A)
+	[ -n "$a" ] || { WHY="rebind $pci: no netdev with $MAC_A in 10 s"; return 1; }
+	nica_setup "$a" > "$LOGS/$T.setup.txt" 2>&1 ||
+		{ WHY="rebind $pci: $(cat "$LOGS/$T.setup.txt")"; return 1; }
+	new_stream
+	bg_B rx2 rxdrop -m copy -S $STREAM -d 60 -W 2 -Q
+	fgt_A tx2 40 txonly -m zc -X -D $MAC_B -S $STREAM -c "$(sc 20000)" -r $SLOW -d 15 -Q
+	[ -z "$HUNG" ] || { WHY="ZC after the rebind: $HUNG"; return 1; }
+	finish_wait "$BPID" 20
+	stop_bg
+	s=$(sum tx2)
+	b=$(sum rx2)
+	ok_bound "$s" 1 || { WHY="ZC after the rebind: $WHY"; return 1; }
+	all_completed "$s" || { WHY="ZC after the rebind: $WHY"; return 1; }
+	clean_rx "$b" "$(sc 18000)" || { WHY="ZC after the rebind: $WHY"; return 1; }
+	WHY="unbound at ZC rx=$r0; rebound as $a, renamed $NICA; ZC tx=$(field tx "$s") completed, peer rx=$(field rx "$b")"
+}
+
 # --- main ----------------------------------------------------------------
 
 guest_setup || {
@@ -1636,6 +1691,8 @@ all_tests() {
 	run runtime-pm-bound t_runtime_pm_bound
 	run sriov-bound t_sriov_bound
 	run failed-reopen t_failed_reopen
+	# The NIC's netdev is a new one after it.
+	run unbind-up t_unbind_up
 }
 
 DRY=1

@@ -67,6 +67,17 @@ nic_driver() {
 	return 1
 }
 
+# nica_setup IFNAME: the NIC of MAC_A as nica, at boot and when its
+# driver binds it again: the name, deep rings (a busy vCPU must not
+# overflow the 256 default), its address, up with its link.
+nica_setup() {
+	ip link set "$1" name $NICA || return 1
+	ethtool -G $NICA rx 4096 tx 4096 >/dev/null 2>&1
+	ip addr add $IP_A/24 dev $NICA
+	ip link set $NICA up
+	wait_up $NICA || { echo "setup: $NICA link down"; return 1; }
+}
+
 guest_setup() {
 	local a b
 	nic_driver || return 1
@@ -77,19 +88,14 @@ guest_setup() {
 		return 1
 	fi
 	ip link set lo up
-	ip link set "$a" name $NICA || return 1
 	ip link set "$b" name $NICB || return 1
 	ip netns add $NSB || return 1
 	ip link set $NICB netns $NSB || return 1
 	onB ip link set lo up
-	# Deep rings: a busy vCPU must not overflow the 256 default.
-	ethtool -G $NICA rx 4096 tx 4096 >/dev/null 2>&1
 	onB ethtool -G $NICB rx 4096 tx 4096 >/dev/null 2>&1
-	ip addr add $IP_A/24 dev $NICA
 	onB ip addr add $IP_B/24 dev $NICB
-	ip link set $NICA up
 	onB ip link set $NICB up
-	wait_up $NICA || { echo "setup: $NICA link down"; return 1; }
+	nica_setup "$a" || return 1
 	onB sh -c ". '$XSKZC_REPO/tools/guest/lib.sh'; wait_up $NICB" ||
 		{ echo "setup: $NICB link down"; return 1; }
 	return 0
