@@ -958,6 +958,28 @@ tx_timeouts() {
 # The senders here bind without an XDP program (-X): a TX socket needs
 # none, and attaching one would reset igb and wait for its link.
 
+# zc_tx_works WHAT [QUEUE]: after WHAT (a resume, a reinit...), nica
+# still sends in zero-copy: a txonly on its QUEUE (0) to a copy-mode
+# receiver on nicb binds in zero-copy, every frame completes, and the
+# receiver verifies (SCALE percent of) 18,000. Else WHY says why, after
+# WHAT. On success ZC_TX holds the counts.
+ZC_TX=
+zc_tx_works() {
+	local a b
+	new_stream
+	bg_B rxz rxdrop -m copy -S $STREAM -d 60 -W 2 -Q
+	fgt_A txz 40 txonly -m zc -X -q "${2:-0}" -D $MAC_B -S $STREAM -c "$(sc 20000)" -r $SLOW -d 15 -Q
+	[ -z "$HUNG" ] || { WHY="$1: $HUNG"; return 1; }
+	finish_wait "$BPID" 20
+	stop_bg
+	a=$(sum txz)
+	b=$(sum rxz)
+	ok_bound "$a" 1 || { WHY="$1: $WHY"; return 1; }
+	all_completed "$a" || { WHY="$1: $WHY"; return 1; }
+	clean_rx "$b" "$(sc 18000)" || { WHY="$1: $WHY"; return 1; }
+	ZC_TX="ZC tx=$(field tx "$a") completed, peer rx=$(field rx "$b")"
+}
+
 # fgt_A NAME SECS ARGS...: fg_A, bounded to SECS s: an xsk-bench still
 # running then is stuck in the kernel (HUNG). For the checks after a step
 # that may have left igb broken.
@@ -1419,18 +1441,8 @@ t_runtime_pm_bound() {
 	read -r st < $pm/runtime_status
 	[ "$st" = active ] || { WHY="$kick; runtime_status $st after power/control on"; return 1; }
 	wait_up $NICA 400 || { WHY="$kick; $NICA not up 20 s after the resume"; return 1; }
-	new_stream
-	bg_B rx rxdrop -m copy -S $STREAM -d 60 -W 2 -Q
-	fgt_A tx2 40 txonly -m zc -X -D $MAC_B -S $STREAM -c "$(sc 20000)" -r $SLOW -d 15 -Q
-	[ -z "$HUNG" ] || { WHY="$kick; after the resume: $HUNG"; return 1; }
-	finish_wait "$BPID" 20
-	stop_bg
-	a=$(sum tx2)
-	b=$(sum rx)
-	ok_bound "$a" 1 || { WHY="$kick; after the resume: $WHY"; return 1; }
-	all_completed "$a" || { WHY="$kick; after the resume: $WHY"; return 1; }
-	clean_rx "$b" "$(sc 18000)" || { WHY="$kick; after the resume: $WHY"; return 1; }
-	WHY="suspended; $kick; closed; resumed: ZC tx=$(field tx "$a") completed, peer rx=$(field rx "$b")"
+	zc_tx_works "$kick; after the resume" || return 1
+	WHY="suspended; $kick; closed; resumed: $ZC_TX"
 }
 
 # SR-IOV with a ZC socket bound: enabling VFs makes igb free and
@@ -1488,20 +1500,10 @@ t_sriov_bound() {
 		{ WHY="refused while bound; with no socket, back to 0 VFs fails: $OUT"; return 1; }
 	crashed && { WHY="0 -> 2 -> 0 VFs: $CRASH"; return 1; }
 	wait_up $NICA 400 || { WHY="no link after 0 -> 2 -> 0 VFs"; return 1; }
-	new_stream
-	bg_B rx2 rxdrop -m copy -S $STREAM -d 60 -W 2 -Q
-	fgt_A tx2 40 txonly -m zc -X -q 0 -D $MAC_B -S $STREAM -c "$(sc 20000)" -r $SLOW -d 15 -Q
-	[ -z "$HUNG" ] || { WHY="ZC on queue 0 after 0 -> 2 -> 0 VFs: $HUNG"; return 1; }
-	finish_wait "$BPID" 20
-	stop_bg
-	a=$(sum tx2)
-	b=$(sum rx2)
-	ok_bound "$a" 1 || { WHY="ZC on queue 0 after 0 -> 2 -> 0 VFs: $WHY"; return 1; }
-	all_completed "$a" || { WHY="ZC on queue 0 after 0 -> 2 -> 0 VFs: $WHY"; return 1; }
-	clean_rx "$b" "$(sc 18000)" || { WHY="ZC on queue 0 after 0 -> 2 -> 0 VFs: $WHY"; return 1; }
+	zc_tx_works "ZC on queue 0 after 0 -> 2 -> 0 VFs" 0 || return 1
 	ch=$(chan_now $NICA | sed 's/.*Combined: \([0-9]*\).*/\1/')
 	[ "$ch" = "$ch0" ] || try 20 L0 ethtool -L $NICA combined "$ch0"
-	WHY="refused: $refused; tx kept going (peer rx $r0 -> $(field rx "$(sum rx)")); 0 -> $nvf -> 0 VFs; ZC queue 0: tx=$(field tx "$a") completed"
+	WHY="refused: $refused; tx kept going (peer rx $r0 -> $(field rx "$(sum rx)")); 0 -> $nvf -> 0 VFs; queue 0: $ZC_TX"
 }
 
 # A failed reopen: attaching an XDP program to a running igb that had
@@ -1576,18 +1578,8 @@ t_failed_reopen() {
 	[ $? -ne 124 ] || { WHY="$state; $bind; removing the program: $HUNG"; return 1; }
 	crashed && { WHY="$state; $bind; ip link down/up: $CRASH"; return 1; }
 	wait_up $NICA 400 || { WHY="$state; $bind; no link after ip link down/up"; return 1; }
-	new_stream
-	bg_B rx rxdrop -m copy -S $STREAM -d 60 -W 2 -Q
-	fgt_A tx 40 txonly -m zc -X -D $MAC_B -S $STREAM -c "$(sc 20000)" -r $SLOW -d 15 -Q
-	[ -z "$HUNG" ] || { WHY="$state; $bind; ZC after down/up: $HUNG"; return 1; }
-	finish_wait "$BPID" 20
-	stop_bg
-	a=$(sum tx)
-	b=$(sum rx)
-	ok_bound "$a" 1 || { WHY="$state; $bind; ZC after down/up: $WHY"; return 1; }
-	all_completed "$a" || { WHY="$state; $bind; ZC after down/up: $WHY"; return 1; }
-	clean_rx "$b" "$(sc 18000)" || { WHY="$state; $bind; ZC after down/up: $WHY"; return 1; }
-	WHY="$state; $bind; down/up; ZC tx=$(field tx "$a") completed, peer rx=$(field rx "$b")"
+	zc_tx_works "$state; $bind; ZC after down/up" || return 1
+	WHY="$state; $bind; down/up; $ZC_TX"
 }
 
 # Unbinding the driver from a running NIC whose ZC socket is receiving:
@@ -1631,18 +1623,8 @@ t_unbind_up() {
 	[ -n "$a" ] || { WHY="rebind $pci: no netdev with $MAC_A in 10 s"; return 1; }
 	nica_setup "$a" > "$LOGS/$T.setup.txt" 2>&1 ||
 		{ WHY="rebind $pci: $(cat "$LOGS/$T.setup.txt")"; return 1; }
-	new_stream
-	bg_B rx2 rxdrop -m copy -S $STREAM -d 60 -W 2 -Q
-	fgt_A tx2 40 txonly -m zc -X -D $MAC_B -S $STREAM -c "$(sc 20000)" -r $SLOW -d 15 -Q
-	[ -z "$HUNG" ] || { WHY="ZC after the rebind: $HUNG"; return 1; }
-	finish_wait "$BPID" 20
-	stop_bg
-	s=$(sum tx2)
-	b=$(sum rx2)
-	ok_bound "$s" 1 || { WHY="ZC after the rebind: $WHY"; return 1; }
-	all_completed "$s" || { WHY="ZC after the rebind: $WHY"; return 1; }
-	clean_rx "$b" "$(sc 18000)" || { WHY="ZC after the rebind: $WHY"; return 1; }
-	WHY="unbound at ZC rx=$r0; rebound as $a, renamed $NICA; ZC tx=$(field tx "$s") completed, peer rx=$(field rx "$b")"
+	zc_tx_works "ZC after the rebind" || return 1
+	WHY="unbound at ZC rx=$r0; rebound as $a, renamed $NICA; $ZC_TX"
 }
 
 # --- main ----------------------------------------------------------------
