@@ -339,6 +339,36 @@ results() {
 	fi
 }
 
+# The in-tree code as the peer: the e2e tests that fail on the pristine
+# base's igb (make e2e-pristine) and pass with this series (e2e and
+# e2e-debug, which split the tests between them), with the in-tree
+# code's failure. These are fixes to report.
+peers() {
+	local p=$BUILD/guest-run/e2e-pristine/output.log
+	local o="$BUILD/guest-run/e2e/output.log $BUILD/guest-run/e2e-debug/output.log"
+	if [ ! -s "$p" ] || ! grep -qE '^e2e: ' "$p"; then
+		echo "Against igb's in-tree zero-copy: not run (make e2e-pristine)."
+		return
+	fi
+	echo "Against igb's in-tree zero-copy, in the same e2e harness (make"
+	echo "e2e-pristine, last run $(mtime "$p")): $(grep -E '^e2e: ' "$p" | tail -1 | sed 's/^e2e: //')."
+	echo "The tests the in-tree code fails that pass with this series, and"
+	echo "its failure:"
+	echo
+	# shellcheck disable=SC2086
+	grep -hE '^PASS [a-z0-9-]+' $o 2>/dev/null |
+		awk '{ sub(/:$/, "", $2); print $2 }' | sort -u |
+		awk 'NR == FNR { ours[$1] = 1; next }
+			/^FAIL [a-z0-9-]+/ {
+				t = $2; sub(/:$/, "", t)
+				if (!(t in ours) || t == "dmesg")
+					next
+				sub(/^FAIL [^ ]+( \([0-9]+s\))?:? /, "")
+				sub(/^kernel: \[ *[0-9.]+\] /, "")
+				if (length($0) > 60) $0 = substr($0, 1, 57) "..."
+				printf "  %-20s %s\n", t, $0 }' - "$p"
+}
+
 bench() {
 	local f=$BUILD/bench/results.txt t=$BUILD/bench/results-tsnep.txt
 	if [ -s "$f" ]; then
@@ -389,6 +419,8 @@ Against the code in-tree:
 $(comparison_table | sed 's/^/  /')
 
 $(bench)
+
+$(peers)
 
 Tests:
 $(results)
