@@ -119,6 +119,36 @@ stop_sender() {
 	fi
 }
 
+# stall_dump NAME: xsk-cycle's -F command at an rx stall, run in nicb's
+# namespace while the stalled socket is still bound: nicb's and nica's
+# counters twice, a second apart (do they move?), then nicb's registers,
+# to results/stress/NAME.stallN.dump; last, on igb, every interrupt
+# cause of nicb raised by hand.
+stall_dump() {
+	local d=$LOGS/$1.stall$XSK_CYCLE_STALL.dump i
+	{
+		for i in 1 2; do
+			echo "== sample $i, uptime $(cat /proc/uptime)"
+			grep -E "$NICB|CPU" /proc/interrupts
+			ethtool -S $NICB
+			echo "== $NICA"
+			nsenter -t 1 -n ethtool -S $NICA | grep -E 'tx_(packets|queue_0)|restart|busy'
+			sleep 1
+		done
+		echo "== ip -s link"; ip -s -d link show $NICB
+		echo "== ethtool -d"; ethtool -d $NICB
+		# EICS: every MSI-X vector's cause, as 6.12's igb watchdog
+		# raised them every 2 s; xsk-cycle then checks again
+		[ "${XSKZC_NIC:-igb}" = igb ] || return 0
+		echo "== EICS"
+		python3 -c 'import mmap, struct, sys
+f = open(sys.argv[1], "r+b")
+m = mmap.mmap(f.fileno(), 0x2000)
+m[0x1520:0x1524] = struct.pack("<I", 0x3ff)
+print("EICS written")' /sys/class/net/$NICB/device/resource0
+	} > "$d" 2>&1
+}
+
 # --- cycles --------------------------------------------------------------
 
 TOT_C=0 TOT_RX=0 TOT_TX=0 TOT_DONE=0 TOT_LOST=0 TOT_FAILS=0 TOT_SECS=0
@@ -132,9 +162,9 @@ phase() {
 	# generous: a debug kernel under TCG does a few cycles a second
 	tmo=$((120 + n * ${STRESS_SECS_PER_CYCLE:-2}))
 	ip netns exec $NSB timeout -s KILL $tmo "$CYCLE" -i $NICB -c "$n" -L \
-		> "$LOGS/$name.cycle.log" 2>&1
+		-F "'$0' stall-dump $name" > "$LOGS/$name.cycle.log" 2>&1
 	rc=$?
-	grep -E '^(fail|error)' "$LOGS/$name.cycle.log" | head -5 | sed "s/^/stress: $name: /"
+	grep -E '^(fail|error|stall)' "$LOGS/$name.cycle.log" | head -12 | sed "s/^/stress: $name: /"
 	if [ $rc -eq 137 ]; then
 		echo "stress: $name: xsk-cycle did not finish within $tmo s"
 		dump "$name.cycle-stuck" all
@@ -258,6 +288,11 @@ run_txhang() {
 }
 
 # --- main ----------------------------------------------------------------
+
+if [ "$MODE" = stall-dump ]; then
+	stall_dump "$2"
+	exit 0
+fi
 
 setup || { echo "stress: setup failed"; echo "stress: FAILED"; exit 1; }
 kcheck_init || FAILED=1

@@ -22,11 +22,16 @@
  *
  * and every --event-every'th cycle one of these, in turn, while bound:
  *
- *   ifdown  the link down and up, then rx and tx again
+ *   ifdown  the link down for -H seconds (3: QEMU holds the peer's
+ *           frames for a NIC that cannot receive, and they wait for
+ *           the ring at ifup) and up, then rx and tx again
  *   xdpoff  the XDP program removed, then tx (rx goes to the stack);
  *           the program is attached again after the unbind
  *   inflight  tx without waiting: unbind with frames in flight
  *   rxfull  rx without consuming: unbind with the RX ring full
+ *
+ * An event cycle takes its need_wakeup and poll mode in turn among the
+ * cycles of its event, so that every event meets every mode.
  *
  * A check that times out (--timeout) counts as a failure and is printed;
  * the run goes on. Prints "ready", a progress line every 100 cycles, and
@@ -76,6 +81,7 @@ struct opts {
 	unsigned int rx_min;
 	double timeout;
 	unsigned int event_every;
+	double down_secs;		/* ifdown: how long the link stays down */
 	unsigned int other_every;
 	unsigned int frame_size;
 	unsigned int frames;
@@ -84,6 +90,7 @@ struct opts {
 	uint8_t dst[6];
 	bool quiet;
 	bool fill_late;			/* every other 4 cycles: fill after bind */
+	const char *on_stall;		/* shell command run at an rx stall */
 };
 
 struct stats {
@@ -220,6 +227,17 @@ static int set_updown(bool up)
 	}
 	close(fd);
 	return err;
+}
+
+/* The link down, held down, and up: 0 or an errno. */
+static int ifdown_up(void)
+{
+	int err = set_updown(false);
+
+	if (err)
+		return err;
+	usleep(o.down_secs * 1e6);
+	return set_updown(true);
 }
 
 /* --- sockets ------------------------------------------------------------- */
@@ -514,6 +532,38 @@ static bool traffic_on(uint32_t q)
 	return q < 32 && (o.rx_queues & (1u << q));
 }
 
+/* An rx stall, while the socket is still bound: what the rings and the
+ * socket's counters show, then the -F command (stress.sh's dumps the
+ * NIC's counters and registers and raises the queue's interrupt by
+ * hand) and the check again: frames that come after it were waiting
+ * for an interrupt that never came. The first three stalls only.
+ */
+static void stall_report(unsigned long k, struct sock *s)
+{
+	struct xdp_statistics xs = { 0 };
+	socklen_t len = sizeof(xs);
+	char env[64];
+
+	if (st.rx_stalls > 3)
+		return;
+	getsockopt(s->fd, SOL_XDP, XDP_STATISTICS, &xs, &len);
+	printf("stall cycle=%lu queue=%u fq prod=%u cons=%u need_wakeup=%d rx prod=%u cons=%u"
+	       " xsk rx_dropped=%llu rx_ring_full=%llu fill_empty=%llu\n",
+	       k, s->queue, *s->fq.producer, *s->fq.consumer,
+	       needs_wakeup(&s->fq), *s->rx.producer, *s->rx.consumer,
+	       (unsigned long long)xs.rx_dropped,
+	       (unsigned long long)xs.rx_ring_full,
+	       (unsigned long long)xs.rx_fill_ring_empty_descs);
+	if (!o.on_stall)
+		return;
+	snprintf(env, sizeof(env), "%lu", k);
+	setenv("XSK_CYCLE_STALL", env, 1);
+	if (system(o.on_stall))
+		printf("stall cycle=%lu: -F command failed\n", k);
+	printf("stall cycle=%lu: after -F: %s\n", k,
+	       rx_check(s, o.rx_min) ? "rx resumed" : "still stalled");
+}
+
 /* The rx and tx checks of a bound socket. */
 static void checks(unsigned long k, struct sock *s, bool want_rx, const char *when)
 {
@@ -530,6 +580,7 @@ static void checks(unsigned long k, struct sock *s, bool want_rx, const char *wh
 			snprintf(buf, sizeof(buf), "%s fewer than %u frames in %.0f s",
 				 when, o.rx_min, o.timeout);
 			fail(k, s, "rx stall", buf);
+			stall_report(k, s);
 		}
 		st.t_rx += now_s() - t;
 		st.n_rx++;
@@ -552,7 +603,7 @@ static void checks(unsigned long k, struct sock *s, bool want_rx, const char *wh
 static void cycle(unsigned long k)
 {
 	unsigned int mode = k % 4, ev = 0;
-	bool nw = mode < 2, pl = mode & 1, late = o.fill_late && (k / 4) % 2;
+	bool nw, pl, late = o.fill_late && (k / 4) % 2;
 	double t;
 	uint32_t q = 0;
 	struct sock s;
@@ -560,8 +611,12 @@ static void cycle(unsigned long k)
 
 	if (o.nqueues > 1 && o.other_every && k % o.other_every == o.other_every - 1)
 		q = 1 + (k / o.other_every) % (o.nqueues - 1);
-	if (o.event_every && k % o.event_every == o.event_every - 1)
+	if (o.event_every && k % o.event_every == o.event_every - 1) {
 		ev = 1 + (k / o.event_every) % 4;
+		mode = (k / o.event_every / 4) % 4;
+	}
+	nw = mode < 2;
+	pl = mode & 1;
 	st.per_mode[mode]++;
 	if (late)
 		st.fill_late++;
@@ -586,7 +641,8 @@ static void cycle(unsigned long k)
 	case 1:		/* ifdown/ifup while bound */
 		st.ev_ifdown++;
 		checks(k, &s, true, "before ifdown:");
-		if ((err = set_updown(false)) || (err = set_updown(true))) {
+		err = ifdown_up();
+		if (err) {
 			fail(k, &s, "ifdown/ifup", errname(err));
 			break;
 		}
@@ -648,6 +704,7 @@ static void usage(int rc)
 "  -R MASK     queues the peer's traffic lands on (0x1)\n"
 "  -T S        timeout of a check and of a bind's EBUSY retries (5)\n"
 "  -e N        an event every N cycles (25; 0: none)\n"
+"  -H S        ifdown: the link stays down S seconds (3)\n"
 "  -o N        another queue than 0 every N cycles (7; 0: only queue 0)\n"
 "  -q N        queues to use (all the netdev's RX queues)\n"
 "  -D MAC      TX destination (02:00:00:00:00:01)\n"
@@ -655,7 +712,9 @@ static void usage(int rc)
 "  -n N        UMEM frames (512)\n"
 "  -L          half the cycles (4 in turn) fill the fill ring after the\n"
 "              bind, as xdpsock does, the others before it\n"
-"  -Q          no progress lines\n");
+"  -Q          no progress lines\n"
+"  -F CMD      run CMD (sh -c, XSK_CYCLE_STALL=cycle) at each of the\n"
+"              first three rx stalls, while the socket is still bound\n");
 	exit(rc);
 }
 
@@ -696,12 +755,13 @@ int main(int argc, char **argv)
 	o.rx_queues = 1;
 	o.timeout = 5;
 	o.event_every = 25;
+	o.down_secs = 3;
 	o.other_every = 7;
 	o.frame_size = 4096;
 	o.frames = 512;
 	memcpy(o.dst, "\x02\x00\x00\x00\x00\x01", 6);
 
-	while ((c = getopt(argc, argv, "i:c:d:t:r:R:T:e:o:q:D:f:n:LQh")) != -1) {
+	while ((c = getopt(argc, argv, "i:c:d:t:r:R:T:e:H:o:q:D:f:n:F:LQh")) != -1) {
 		switch (c) {
 		case 'i': o.ifname = optarg; break;
 		case 'c': o.cycles = strtoul(optarg, NULL, 0); break;
@@ -711,6 +771,7 @@ int main(int argc, char **argv)
 		case 'R': o.rx_queues = strtoul(optarg, NULL, 0); break;
 		case 'T': o.timeout = strtod(optarg, NULL); break;
 		case 'e': o.event_every = strtoul(optarg, NULL, 0); break;
+		case 'H': o.down_secs = strtod(optarg, NULL); break;
 		case 'o': o.other_every = strtoul(optarg, NULL, 0); break;
 		case 'q': o.nqueues = strtoul(optarg, NULL, 0); break;
 		case 'D':
@@ -724,6 +785,7 @@ int main(int argc, char **argv)
 		case 'n': o.frames = strtoul(optarg, NULL, 0); break;
 		case 'Q': o.quiet = true; break;
 		case 'L': o.fill_late = true; break;
+		case 'F': o.on_stall = optarg; break;
 		case 'h': usage(0); break;
 		default: usage(2);
 		}
