@@ -244,7 +244,10 @@ static __always_inline bool __xsk_zc_rx_low(const struct xsk_zc_rx_ring *rx)
  * A driver whose RX doorbell also enables RX DMA passes a table of its own
  * here whose @kick only publishes the descriptors, and enables RX where it
  * enables the queue's interrupt: frames taken before would complete
- * unseen.
+ * unseen. One whose NIC may fill the posted buffers before the queue's
+ * interrupt is live (igb posts before it requests its IRQs) has the ring
+ * polled once it is: the frames waiting at the NIC can take every buffer
+ * a zero-copy ring posts, and then no later frame raises the interrupt.
  *
  * Return: true when the whole ring was filled.
  */

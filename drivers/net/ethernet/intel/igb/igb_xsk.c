@@ -527,6 +527,13 @@ static void igb_xsk_rx_keep(struct igb_ring *ring)
 /* Posts the buffers of a configured RX ring: from its pool or pages. A
  * ring that leaves zero-copy posts the pages it put aside; one that opens
  * zero-copy gets its pages now, where igb_configure() may allocate.
+ *
+ * igb_configure() posts before igb_request_irq() routes the queue's
+ * interrupt: frames already waiting for the NIC fill the buffers at once
+ * and raise none. A page ring has thousands more for the frame whose
+ * interrupt reports them; a zero-copy ring holds only what the fill ring
+ * had, so the same flag as a short page refill has the watchdog, which
+ * runs once the interrupts are live, raise the vector's interrupt.
  */
 void igb_xsk_rx_start(struct igb_ring *ring)
 {
@@ -543,6 +550,7 @@ void igb_xsk_rx_start(struct igb_ring *ring)
 		set_bit(IGB_RING_FLAG_RX_PAGES_ASIDE, &ring->flags);
 	}
 	xsk_zc_rx_start(&ring->zrx, &igb_xsk_rx_hw);
+	set_bit(IGB_RING_FLAG_RX_ALLOC_FAILED, &ring->flags);
 }
 
 /* Describes the RX ring to the library where it gets its size: when its
