@@ -1614,13 +1614,8 @@ t_unbind_up() {
 	rc=$?
 	[ $rc -ne 124 ] || { WHY="rebind $pci: $HUNG"; return 1; }
 	[ $rc -eq 0 ] || { WHY="rebind $pci: rc $rc: $OUT"; return 1; }
-	n=200
-	while [ -z "$(ifname_of_mac $MAC_A)" ] && [ $n -gt 0 ]; do
-		sleep 0.05
-		n=$((n - 1))
-	done
+	wait_mac $MAC_A || { WHY="rebind $pci: no netdev with $MAC_A in 10 s"; return 1; }
 	a=$(ifname_of_mac $MAC_A)
-	[ -n "$a" ] || { WHY="rebind $pci: no netdev with $MAC_A in 10 s"; return 1; }
 	nica_setup "$a" > "$LOGS/$T.setup.txt" 2>&1 ||
 		{ WHY="rebind $pci: $(cat "$LOGS/$T.setup.txt")"; return 1; }
 	zc_tx_works "ZC after the rebind" || return 1

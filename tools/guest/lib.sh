@@ -46,7 +46,7 @@ wait_up() {
 # too: both from build/tsnep-shim-debug ("make tsnep-shim-debug"), the
 # driver first. Nothing to do for igb.
 nic_driver() {
-	local n=200 dir=$XSKZC_REPO/build/tsnep-shim
+	local dir=$XSKZC_REPO/build/tsnep-shim
 	[ "${XSKZC_NIC:-igb}" = tsnep ] || return 0
 	case "$(uname -r)" in *-debug) dir=$dir-debug ;; esac
 	if [ ! -d /sys/bus/platform/drivers/tsnep ]; then
@@ -57,14 +57,25 @@ nic_driver() {
 		insmod "$dir/tsnep-pci-shim.ko" ||
 			{ echo "setup: cannot load the tsnep shim"; return 1; }
 	fi
-	while [ "$n" -gt 0 ]; do
-		[ -n "$(ifname_of_mac $MAC_A)" ] && [ -n "$(ifname_of_mac $MAC_B)" ] &&
-			return 0
+	wait_mac $MAC_A $MAC_B && return 0
+	echo "setup: no tsnep netdevs after loading the shim"
+	return 1
+}
+
+# wait_mac MAC...: wait (50 ms steps, 10 s) for a netdev with each MAC,
+# as a driver that binds a NIC registers it.
+wait_mac() {
+	local n=200 m missing
+	while :; do
+		missing=
+		for m in "$@"; do
+			[ -n "$(ifname_of_mac "$m")" ] || missing=$m
+		done
+		[ -z "$missing" ] && return 0
+		[ "$n" -gt 0 ] || return 1
 		sleep 0.05
 		n=$((n - 1))
 	done
-	echo "setup: no tsnep netdevs after loading the shim"
-	return 1
 }
 
 # nica_setup IFNAME: the NIC of MAC_A as nica, at boot and when its
