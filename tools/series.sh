@@ -367,6 +367,39 @@ peers() {
 				sub(/^kernel: \[ *[0-9.]+\] /, "")
 				if (length($0) > 60) $0 = substr($0, 1, 57) "..."
 				printf "  %-20s %s\n", t, $0 }' - "$p"
+	xskx_peers
+}
+
+# xskx_peers: 7.2's xskxceiver on the in-tree code and on the series,
+# mode by mode, when make e2e-pristine ran it.
+xskx_peers() {
+	local p=$BUILD/guest-run/xskxceiver-pristine/output.log
+	local o=$BUILD/guest-run/xskxceiver/output.log m bp
+	grep -qE '^xskxceiver: ' "$p" 2>/dev/null && grep -qE '^TABLE ' "$p" &&
+		grep -qE '^TABLE ' "$o" 2>/dev/null || return 0
+	echo
+	echo "The kernel's xskxceiver (drv, zc, zc-bp), in-tree | this series:"
+	echo
+	sed -n 's/^TABLE \([a-z-]*\):.*/\1/p' "$p" "$o" | sort -u |
+		while read -r m; do
+			printf '  %-6s %-34s | %s\n' "$m" \
+				"$(sed -n "s/^TABLE $m: //p" "$p" | tail -1)" \
+				"$(sed -n "s/^TABLE $m: //p" "$o" | tail -1)"
+		done
+	echo
+	echo "  the harness's totals, where a \"not ok\" that"
+	echo "  tools/xskxceiver/expected-failures lists as a core or selftest"
+	echo "  mismatch counts as passed:"
+	echo "  in-tree: $(sed -n 's/^xskxceiver: //p' "$p" | tail -1)"
+	echo "  this series: $(sed -n 's/^xskxceiver: //p' "$o" | tail -1)"
+	bp=$(sed -n 's/^TABLE zc-bp: [0-9]* ok, \([0-9]*\) not ok.*/\1/p' "$p" | tail -1)
+	[ "${bp:-0}" -gt 0 ] || return 0
+	echo
+	echo "In busy-poll mode the in-tree code sends nothing: it kicks TX"
+	echo "only from the NAPI of the queue's RX vector, and an 82576 with"
+	echo "four queues or fewer gives TX a vector of its own, whose NAPI a"
+	echo "busy-polling socket never runs (with ethtool -L combined 5 the"
+	echo "queues share vectors and the same tests pass)."
 }
 
 bench() {
