@@ -565,6 +565,11 @@ static void am65_prepare_refuses_more_than_one_rx_flow(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, t->tx_chn->ztx.reserve, 0);
 }
 
+static void am65_test_root_unregister(void *dev)
+{
+	root_device_unregister(dev);
+}
+
 /* A DMA device of its own for the TX channel, as PKTDMA gives each
  * channel, able to reach @bits bits of address.
  */
@@ -588,6 +593,26 @@ static void am65_prepare_refuses_a_tx_dma_device_that_maps_differently(struct ku
 	struct am65_test *t = test->priv;
 
 	t->tx_chn->dma_dev = am65_test_tx_dma_dev(test, 32);
+	KUNIT_EXPECT_EQ(test, am65_cpsw_xsk_prepare(t->ndev, 0, t->x->pool),
+			-EOPNOTSUPP);
+}
+
+/* A TX device that is not a channel of the RX device's DMA controller
+ * (here, one with no parent at all) may translate the addresses its own
+ * way, whatever its mask: it is refused.
+ */
+static void am65_prepare_refuses_a_tx_dma_device_of_another_controller(struct kunit *test)
+{
+	struct am65_test *t = test->priv;
+	struct device *dev = root_device_register("am65-test-other-dma");
+
+	KUNIT_ASSERT_FALSE(test, IS_ERR(dev));
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, am65_test_root_unregister,
+							dev), 0);
+	dev->dma_mask = &dev->coherent_dma_mask;
+	KUNIT_ASSERT_EQ(test, dma_set_mask_and_coherent(dev, DMA_BIT_MASK(64)),
+			0);
+	t->tx_chn->dma_dev = dev;
 	KUNIT_EXPECT_EQ(test, am65_cpsw_xsk_prepare(t->ndev, 0, t->x->pool),
 			-EOPNOTSUPP);
 }
@@ -672,6 +697,7 @@ static struct kunit_case am65_glue_cases[] = {
 	KUNIT_CASE(am65_prepare_refuses_more_than_one_rx_flow),
 	KUNIT_CASE(am65_prepare_refuses_while_another_port_is_up),
 	KUNIT_CASE(am65_prepare_refuses_a_tx_dma_device_that_maps_differently),
+	KUNIT_CASE(am65_prepare_refuses_a_tx_dma_device_of_another_controller),
 	KUNIT_CASE(am65_prepare_takes_a_tx_dma_device_that_maps_alike),
 	KUNIT_CASE(am65_rx_frame_of_another_port_is_dropped),
 	{}

@@ -106,25 +106,25 @@ static void am65_refill_deficit_test(struct kunit *test)
 	rx->pool = x->pool;
 	rx->count = AM65_TEST_RING;
 	rx->gap = 0;
-	xsk_zc_rx_ring_reset(rx);
+	__xsk_zc_rx_ring_reset(rx);
 	KUNIT_EXPECT_EQ(test, rx->pending, AM65_TEST_RING);
 
 	/* only 3 frames in the fill ring */
 	KUNIT_ASSERT_EQ(test, fake_fq_put(x, 3), 3);
-	KUNIT_EXPECT_FALSE(test, xsk_zc_rx_refill(rx, &am65_test_hw));
+	KUNIT_EXPECT_FALSE(test, __xsk_zc_rx_refill(rx, &am65_test_hw));
 	KUNIT_EXPECT_EQ(test, am65_test_posted(d), 3);
 	KUNIT_EXPECT_EQ(test, rx->pending, AM65_TEST_RING - 3);
 	KUNIT_EXPECT_EQ(test, am65_test_bufs_held(d), 0);
 
 	/* all 3 come back, the fill ring is empty: nothing posted */
 	am65_test_pop(d, 3);
-	KUNIT_EXPECT_FALSE(test, xsk_zc_rx_refill(rx, &am65_test_hw));
+	KUNIT_EXPECT_FALSE(test, __xsk_zc_rx_refill(rx, &am65_test_hw));
 	KUNIT_EXPECT_EQ(test, am65_test_posted(d), 0);
 	KUNIT_EXPECT_EQ(test, rx->pending, AM65_TEST_RING);
 
 	/* user space returns frames: a poll that saw none refills it all */
 	KUNIT_ASSERT_EQ(test, fake_fq_put(x, AM65_TEST_RING), AM65_TEST_RING);
-	KUNIT_EXPECT_TRUE(test, xsk_zc_rx_refill(rx, &am65_test_hw));
+	KUNIT_EXPECT_TRUE(test, __xsk_zc_rx_refill(rx, &am65_test_hw));
 	KUNIT_EXPECT_EQ(test, am65_test_posted(d), AM65_TEST_RING);
 	KUNIT_EXPECT_EQ(test, rx->pending, 0);
 	KUNIT_EXPECT_EQ(test, am65_test_bufs_held(d), 0);

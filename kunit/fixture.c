@@ -242,7 +242,7 @@ noinline int fake_rx_poll(struct fake_queue *q, struct bpf_prog *prog,
 
 noinline bool fake_rx_refill(struct fake_queue *q)
 {
-	return xsk_zc_rx_refill(&q->zrx, &fake_rx_hw);
+	return __xsk_zc_rx_refill(&q->zrx, &fake_rx_hw);
 }
 
 noinline bool fake_tx_xmit(struct fake_queue *q, u32 budget)
@@ -265,7 +265,7 @@ static const struct xsk_zc_tx_hw fake_tx_hw_doorbell = {
 
 bool fake_rx_refill_doorbell(struct fake_queue *q)
 {
-	return xsk_zc_rx_refill(&q->zrx, &fake_rx_hw_doorbell);
+	return __xsk_zc_rx_refill(&q->zrx, &fake_rx_hw_doorbell);
 }
 
 bool fake_tx_xmit_doorbell(struct fake_queue *q, u32 budget)
@@ -1230,3 +1230,5 @@ void fake_prog_set_meta(struct bpf_prog *prog, u32 meta_len)
 
 MODULE_DESCRIPTION("KUnit tests for the AF_XDP zero-copy driver helpers");
 MODULE_LICENSE("GPL");
+MODULE_IMPORT_NS("XSK_ZC");
+MODULE_IMPORT_NS("EXPORTED_FOR_KUNIT_TESTING");

@@ -180,7 +180,7 @@ static int tsnep_test_init(struct kunit *test)
 	return 0;
 }
 
-/* Posts @n buffers the way xsk_zc_rx_refill() does: fill in ring order,
+/* Posts @n buffers the way __xsk_zc_rx_refill() does: fill in ring order,
  * then one kick.
  */
 static void tsnep_test_refill(struct tsnep_test *t, u32 n)
@@ -624,3 +624,4 @@ kunit_test_suite(tsnep_test_suite);
 
 MODULE_DESCRIPTION("KUnit tests of tsnep's xsk_zc descriptor callbacks");
 MODULE_LICENSE("GPL");
+MODULE_IMPORT_NS("XSK_ZC");

@@ -55,7 +55,6 @@ int xsk_zc_dev_init(struct xsk_zc_dev *zc, struct net_device *netdev,
 		    struct device *dma_dev, const struct xsk_zc_ops *ops,
 		    u32 max_queues);
 void xsk_zc_dev_destroy(struct xsk_zc_dev *zc);
-bool xsk_zc_dma_dev_maps_alike(struct device *map_dev, struct device *dev);
 void xsk_zc_rx_ring_init(struct xsk_zc_rx_ring *rx, struct net_device *dev,
 			 u32 qid, u32 count, struct xdp_rxq_info *xdp_rxq);
 void xsk_zc_tx_ring_init(struct xsk_zc_tx_ring *tx, struct net_device *dev,
@@ -65,25 +64,28 @@ int xsk_zc_pool_setup(struct xsk_zc_dev *zc, struct xsk_buff_pool *pool,
 void xsk_zc_rings_reattach(struct xsk_zc_dev *zc);
 int xsk_zc_check_mtu(struct xsk_zc_dev *zc, unsigned int mtu);
 int xsk_zc_wakeup(struct xsk_zc_dev *zc, u32 qid, u32 flags);
-void xsk_zc_rx_ring_reset(struct xsk_zc_rx_ring *rx);
+void __xsk_zc_rx_ring_reset(struct xsk_zc_rx_ring *rx);
 void xsk_zc_rx_ring_clean(struct xsk_zc_rx_ring *rx);
-void xsk_zc_rx_reclaim(struct xsk_zc_rx_ring *rx);
-struct sk_buff *xsk_zc_build_skb(struct napi_struct *napi,
-				 const struct xdp_buff *xdp);
-struct xdp_buff *xsk_zc_rx_chain(struct xsk_zc_rx_ring *rx,
-				 struct xdp_buff *xdp, bool more,
-				 const struct bpf_prog *prog);
-bool xsk_zc_rx_drop_desc(struct xsk_zc_rx_ring *rx, struct xdp_buff *xdp,
-			 bool more);
+void __xsk_zc_rx_reclaim(struct xsk_zc_rx_ring *rx);
+struct sk_buff *__xsk_zc_build_skb(struct napi_struct *napi,
+				   const struct xdp_buff *xdp);
+struct xdp_buff *__xsk_zc_rx_chain(struct xsk_zc_rx_ring *rx,
+				   struct xdp_buff *xdp, bool more,
+				   const struct bpf_prog *prog);
+bool __xsk_zc_rx_drop_desc(struct xsk_zc_rx_ring *rx, struct xdp_buff *xdp,
+			   bool more);
 void xsk_zc_tx_complete(struct xsk_zc_tx_ring *tx, u32 descs);
-void xsk_zc_rx_stats_add(struct xsk_zc_rx_ring *rx,
-			 const struct xsk_zc_rx_stats *acc);
+void __xsk_zc_rx_stats_add(struct xsk_zc_rx_ring *rx,
+			   const struct xsk_zc_rx_stats *acc);
 void xsk_zc_rx_stats_read(struct xsk_zc_rx_ring *rx,
 			  struct xsk_zc_rx_stats *out);
 void xsk_zc_rx_queue_stats(struct xsk_zc_rx_ring *rx,
 			   struct netdev_queue_stats_rx *qs);
-bool xsk_zc_queue_is_zc(const struct xsk_zc_dev *zc, u32 qid);
 bool xsk_zc_any_zc(const struct xsk_zc_dev *zc);
+#if IS_ENABLED(CONFIG_KUNIT)
+/* the library's own KUnit cases only */
+bool xsk_zc_queue_is_zc(const struct xsk_zc_dev *zc, u32 qid);
+#endif
 
 /**
  * xsk_zc_rx_pool - the pool of an RX ring
@@ -166,7 +168,7 @@ static inline struct xdp_buff *xsk_zc_rx_take(struct xsk_zc_rx_ring *rx)
 }
 
 /**
- * xsk_zc_rx_refill - post buffers from the fill ring to cover the deficit
+ * __xsk_zc_rx_refill - post buffers from the fill ring to cover the deficit
  * @rx: the ring
  * @hw: the driver's descriptor callbacks
  *
@@ -175,8 +177,8 @@ static inline struct xdp_buff *xsk_zc_rx_take(struct xsk_zc_rx_ring *rx)
  *
  * Return: true when the whole deficit was covered.
  */
-static __always_inline bool xsk_zc_rx_refill(struct xsk_zc_rx_ring *rx,
-					     const struct xsk_zc_rx_hw *hw)
+static __always_inline bool __xsk_zc_rx_refill(struct xsk_zc_rx_ring *rx,
+					       const struct xsk_zc_rx_hw *hw)
 {
 	u32 want = rx->pending, ntu = rx->next_to_use, posted = 0;
 
@@ -256,8 +258,8 @@ static __always_inline bool xsk_zc_rx_start(struct xsk_zc_rx_ring *rx,
 {
 	bool filled;
 
-	xsk_zc_rx_ring_reset(rx);
-	filled = xsk_zc_rx_refill(rx, hw);
+	__xsk_zc_rx_ring_reset(rx);
+	filled = __xsk_zc_rx_refill(rx, hw);
 	if (xsk_uses_need_wakeup(rx->pool)) {
 		if (filled || !__xsk_zc_rx_low(rx))
 			xsk_clear_rx_need_wakeup(rx->pool);
@@ -273,7 +275,7 @@ __xsk_zc_rx_pass(struct xsk_zc_rx_ring *rx, struct napi_struct *napi,
 		 struct xdp_buff *xdp, const struct xsk_zc_rx_desc *desc,
 		 const struct xsk_zc_rx_hw *hw, struct xsk_zc_rx_stats *acc)
 {
-	struct sk_buff *skb = xsk_zc_build_skb(napi, xdp);
+	struct sk_buff *skb = __xsk_zc_build_skb(napi, xdp);
 
 	/* populate may still read the buffer's inline metadata, and the
 	 * features of the ring's netdev: the NAPI's may be another port's
@@ -400,7 +402,7 @@ __xsk_zc_rx_keep_posted(struct xsk_zc_rx_ring *rx, struct xdp_buff *xdp,
 
 	if (!rx->keep_one_posted || !__xsk_zc_rx_none_posted(rx))
 		return false;
-	xsk_zc_rx_refill(rx, hw);
+	__xsk_zc_rx_refill(rx, hw);
 	if (!__xsk_zc_rx_none_posted(rx))
 		return false;
 	ntu = rx->next_to_use;
@@ -464,12 +466,12 @@ static __always_inline int xsk_zc_rx_poll(struct xsk_zc_rx_ring *rx,
 		if (unlikely(__xsk_zc_rx_keep_posted(rx, xdp, hw))) {
 			acc.fill_empty++;
 			if (unlikely(rx->first || desc.more))
-				xsk_zc_rx_drop_desc(rx, NULL, desc.more);
+				__xsk_zc_rx_drop_desc(rx, NULL, desc.more);
 			continue;
 		}
 		if (unlikely(desc.drop || rx->discard)) {
 			/* the whole frame, counted once */
-			if (xsk_zc_rx_drop_desc(rx, xdp, desc.more))
+			if (__xsk_zc_rx_drop_desc(rx, xdp, desc.more))
 				acc.errors++;
 			continue;
 		}
@@ -481,7 +483,7 @@ static __always_inline int xsk_zc_rx_poll(struct xsk_zc_rx_ring *rx,
 
 		/* a frame across descriptors: on to its last one */
 		if (unlikely(rx->first || desc.more)) {
-			xdp = xsk_zc_rx_chain(rx, xdp, desc.more, prog);
+			xdp = __xsk_zc_rx_chain(rx, xdp, desc.more, prog);
 			if (IS_ERR(xdp))
 				acc.errors++;
 			if (IS_ERR_OR_NULL(xdp))
@@ -503,12 +505,12 @@ static __always_inline int xsk_zc_rx_poll(struct xsk_zc_rx_ring *rx,
 
 	/* XDP_TX buffers another NAPI completed: refill may post them */
 	if (unlikely(!llist_empty(&rx->xdp_tx_done)))
-		xsk_zc_rx_reclaim(rx);
-	filled = xsk_zc_rx_refill(rx, hw);
+		__xsk_zc_rx_reclaim(rx);
+	filled = __xsk_zc_rx_refill(rx, hw);
 	acc.fill_short = !filled;
 	low = !filled && __xsk_zc_rx_low(rx);
 
-	xsk_zc_rx_stats_add(rx, &acc);
+	__xsk_zc_rx_stats_add(rx, &acc);
 
 	/* A busy-polling socket kicks no TX: its busy poll is the kick. */
 	if (unlikely(rx->tx_napi) &&

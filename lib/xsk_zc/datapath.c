@@ -34,7 +34,7 @@ void xsk_zc_rx_ring_init(struct xsk_zc_rx_ring *rx, struct net_device *dev,
 	init_llist_head(&rx->xdp_tx_done);
 	u64_stats_init(&rx->stats.syncp);
 }
-EXPORT_SYMBOL_GPL(xsk_zc_rx_ring_init);
+EXPORT_SYMBOL_NS_GPL(xsk_zc_rx_ring_init, "XSK_ZC");
 
 /**
  * xsk_zc_tx_ring_init - describe a TX ring to the library
@@ -53,10 +53,10 @@ void xsk_zc_tx_ring_init(struct xsk_zc_tx_ring *tx, struct net_device *dev,
 	tx->reserve = reserve;
 	tx->txq = shared_with_stack ? netdev_get_tx_queue(dev, qid) : NULL;
 }
-EXPORT_SYMBOL_GPL(xsk_zc_tx_ring_init);
+EXPORT_SYMBOL_NS_GPL(xsk_zc_tx_ring_init, "XSK_ZC");
 
 /**
- * xsk_zc_rx_reclaim - free the XDP_TX buffers another NAPI completed
+ * __xsk_zc_rx_reclaim - free the XDP_TX buffers another NAPI completed
  * @rx: the ring
  *
  * Returns to the pool what xsk_zc_tx_xdp_done() left on the ring.
@@ -64,7 +64,7 @@ EXPORT_SYMBOL_GPL(xsk_zc_tx_ring_init);
  *
  * Context: the ring's NAPI poll, or with the ring stopped.
  */
-void xsk_zc_rx_reclaim(struct xsk_zc_rx_ring *rx)
+void __xsk_zc_rx_reclaim(struct xsk_zc_rx_ring *rx)
 {
 	struct xsk_zc_buff *b, *tmp;
 	struct llist_node *first;
@@ -75,7 +75,7 @@ void xsk_zc_rx_reclaim(struct xsk_zc_rx_ring *rx)
 	llist_for_each_entry_safe(b, tmp, first, xdp_tx_done)
 		xsk_buff_free(&b->xdp);
 }
-EXPORT_SYMBOL_GPL(xsk_zc_rx_reclaim);
+EXPORT_SYMBOL_NS_GPL(__xsk_zc_rx_reclaim, "XSK_ZC");
 
 /**
  * xsk_zc_rx_ring_clean - free the buffers posted on an RX ring
@@ -89,9 +89,9 @@ void xsk_zc_rx_ring_clean(struct xsk_zc_rx_ring *rx)
 {
 	u32 i;
 
-	xsk_zc_rx_reclaim(rx);
+	__xsk_zc_rx_reclaim(rx);
 	/* a multi-buffer frame whose last descriptor never came */
-	xsk_zc_rx_drop_desc(rx, NULL, false);
+	__xsk_zc_rx_drop_desc(rx, NULL, false);
 	if (!rx->bufs)
 		return;
 
@@ -102,14 +102,14 @@ void xsk_zc_rx_ring_clean(struct xsk_zc_rx_ring *rx)
 		}
 	}
 }
-EXPORT_SYMBOL_GPL(xsk_zc_rx_ring_clean);
+EXPORT_SYMBOL_NS_GPL(xsk_zc_rx_ring_clean, "XSK_ZC");
 
 /**
- * xsk_zc_rx_ring_reset - start a zero-copy RX ring from empty
+ * __xsk_zc_rx_ring_reset - start a zero-copy RX ring from empty
  * @rx: the ring, its hardware stopped
  *
  * Frees what is posted and sets the deficit to the whole ring, less
- * @rx->gap. Follow with xsk_zc_rx_refill().
+ * @rx->gap. Follow with __xsk_zc_rx_refill().
  *
  * On a pool with XDP_USE_SG it also sets the frame step of @rx's rxq
  * (&xdp_rxq_info.frag_size), which bpf_xdp_adjust_tail() needs to grow
@@ -117,7 +117,7 @@ EXPORT_SYMBOL_GPL(xsk_zc_rx_ring_clean);
  * and may do so again whenever it opens, so the ring gets it here, where
  * it starts.
  */
-void xsk_zc_rx_ring_reset(struct xsk_zc_rx_ring *rx)
+void __xsk_zc_rx_ring_reset(struct xsk_zc_rx_ring *rx)
 {
 	xsk_zc_rx_ring_clean(rx);
 	rx->next_to_use = 0;
@@ -127,10 +127,10 @@ void xsk_zc_rx_ring_reset(struct xsk_zc_rx_ring *rx)
 	    (rx->pool->umem->flags & XDP_UMEM_SG_FLAG))
 		rx->xdp_rxq->frag_size = xsk_pool_get_rx_frag_step(rx->pool);
 }
-EXPORT_SYMBOL_GPL(xsk_zc_rx_ring_reset);
+EXPORT_SYMBOL_NS_GPL(__xsk_zc_rx_ring_reset, "XSK_ZC");
 
 /**
- * xsk_zc_rx_drop_desc - drop a descriptor's buffer and the frame it is in
+ * __xsk_zc_rx_drop_desc - drop a descriptor's buffer and the frame it is in
  * @rx: the ring
  * @xdp: the buffer, or NULL when it stays posted
  * @more: the frame goes on after this descriptor
@@ -143,8 +143,8 @@ EXPORT_SYMBOL_GPL(xsk_zc_rx_ring_reset);
  * Context: the ring's NAPI poll, or with the ring stopped.
  * Return: true when this started dropping a frame, to count it once.
  */
-bool xsk_zc_rx_drop_desc(struct xsk_zc_rx_ring *rx, struct xdp_buff *xdp,
-			 bool more)
+bool __xsk_zc_rx_drop_desc(struct xsk_zc_rx_ring *rx, struct xdp_buff *xdp,
+			   bool more)
 {
 	bool first_drop = !rx->discard;
 
@@ -157,7 +157,7 @@ bool xsk_zc_rx_drop_desc(struct xsk_zc_rx_ring *rx, struct xdp_buff *xdp,
 	rx->discard = more;
 	return first_drop;
 }
-EXPORT_SYMBOL_GPL(xsk_zc_rx_drop_desc);
+EXPORT_SYMBOL_NS_GPL(__xsk_zc_rx_drop_desc, "XSK_ZC");
 
 /* The page and offset of @va, an address in the pool's UMEM. The UMEM is
  * mapped with vmap(): virt_to_page() does not apply to it.
@@ -172,7 +172,7 @@ static struct page *xsk_zc_umem_page(const struct xsk_buff_pool *pool,
 }
 
 /**
- * xsk_zc_rx_chain - add a buffer to the multi-buffer frame it is part of
+ * __xsk_zc_rx_chain - add a buffer to the multi-buffer frame it is part of
  * @rx: the ring
  * @xdp: the buffer, its size set
  * @more: the frame goes on after this buffer
@@ -193,9 +193,9 @@ static struct page *xsk_zc_umem_page(const struct xsk_buff_pool *pool,
  * was not bound with XDP_USE_SG, the frame has more fragments than an
  * &skb_shared_info holds, or @prog does not take fragments.
  */
-struct xdp_buff *xsk_zc_rx_chain(struct xsk_zc_rx_ring *rx,
-				 struct xdp_buff *xdp, bool more,
-				 const struct bpf_prog *prog)
+struct xdp_buff *__xsk_zc_rx_chain(struct xsk_zc_rx_ring *rx,
+				   struct xdp_buff *xdp, bool more,
+				   const struct bpf_prog *prog)
 {
 	struct xdp_buff *first = rx->first;
 	struct xdp_buff_xsk *frag;
@@ -232,13 +232,13 @@ struct xdp_buff *xsk_zc_rx_chain(struct xsk_zc_rx_ring *rx,
 	return first;
 
 drop:
-	xsk_zc_rx_drop_desc(rx, xdp, more);
+	__xsk_zc_rx_drop_desc(rx, xdp, more);
 	return ERR_PTR(-EMSGSIZE);
 }
-EXPORT_SYMBOL_GPL(xsk_zc_rx_chain);
+EXPORT_SYMBOL_NS_GPL(__xsk_zc_rx_chain, "XSK_ZC");
 
 /**
- * xsk_zc_build_skb - copy a zero-copy frame into a new skb
+ * __xsk_zc_build_skb - copy a zero-copy frame into a new skb
  * @napi: the NAPI instance that will deliver the skb
  * @xdp: the frame; still owned by the caller, which frees it
  *
@@ -250,8 +250,8 @@ EXPORT_SYMBOL_GPL(xsk_zc_rx_chain);
  * Context: NAPI (softirq).
  * Return: the skb with its metadata set, or NULL when out of memory.
  */
-struct sk_buff *xsk_zc_build_skb(struct napi_struct *napi,
-				 const struct xdp_buff *xdp)
+struct sk_buff *__xsk_zc_build_skb(struct napi_struct *napi,
+				   const struct xdp_buff *xdp)
 {
 	unsigned int metasize = xdp->data - xdp->data_meta;
 	unsigned int headsize = xdp->data_end - xdp->data_meta;
@@ -280,17 +280,17 @@ struct sk_buff *xsk_zc_build_skb(struct napi_struct *napi,
 	}
 	return skb;
 }
-EXPORT_SYMBOL_GPL(xsk_zc_build_skb);
+EXPORT_SYMBOL_NS_GPL(__xsk_zc_build_skb, "XSK_ZC");
 
 /**
- * xsk_zc_rx_stats_add - add one poll's counts to a ring's counters
+ * __xsk_zc_rx_stats_add - add one poll's counts to a ring's counters
  * @rx: the ring
  * @acc: what the poll counted
  *
  * Called once per poll by xsk_zc_rx_poll().
  */
-void xsk_zc_rx_stats_add(struct xsk_zc_rx_ring *rx,
-			 const struct xsk_zc_rx_stats *acc)
+void __xsk_zc_rx_stats_add(struct xsk_zc_rx_ring *rx,
+			   const struct xsk_zc_rx_stats *acc)
 {
 	struct xsk_zc_rx_stats *s = &rx->stats;
 
@@ -306,7 +306,7 @@ void xsk_zc_rx_stats_add(struct xsk_zc_rx_ring *rx,
 	s->fill_empty += acc->fill_empty;
 	u64_stats_update_end(&s->syncp);
 }
-EXPORT_SYMBOL_GPL(xsk_zc_rx_stats_add);
+EXPORT_SYMBOL_NS_GPL(__xsk_zc_rx_stats_add, "XSK_ZC");
 
 /**
  * xsk_zc_rx_stats_read - a consistent copy of a ring's counters
@@ -334,7 +334,7 @@ void xsk_zc_rx_stats_read(struct xsk_zc_rx_ring *rx,
 		out->fill_empty = s->fill_empty;
 	} while (u64_stats_fetch_retry(&s->syncp, start));
 }
-EXPORT_SYMBOL_GPL(xsk_zc_rx_stats_read);
+EXPORT_SYMBOL_NS_GPL(xsk_zc_rx_stats_read, "XSK_ZC");
 
 /**
  * xsk_zc_rx_queue_stats - add a ring's zero-copy frames to its queue stats
@@ -359,7 +359,7 @@ void xsk_zc_rx_queue_stats(struct xsk_zc_rx_ring *rx,
 	qs->packets += zs.packets;
 	qs->bytes += zs.bytes;
 }
-EXPORT_SYMBOL_GPL(xsk_zc_rx_queue_stats);
+EXPORT_SYMBOL_NS_GPL(xsk_zc_rx_queue_stats, "XSK_ZC");
 
 /**
  * xsk_zc_tx_complete - report completed zero-copy TX frames
@@ -386,4 +386,4 @@ void xsk_zc_tx_complete(struct xsk_zc_tx_ring *tx, u32 descs)
 	if (xsk_uses_need_wakeup(pool))
 		xsk_set_tx_need_wakeup(pool);
 }
-EXPORT_SYMBOL_GPL(xsk_zc_tx_complete);
+EXPORT_SYMBOL_NS_GPL(xsk_zc_tx_complete, "XSK_ZC");

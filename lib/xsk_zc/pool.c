@@ -7,13 +7,11 @@
  * only infallible steps run.
  */
 
-#include <linux/dma-map-ops.h>
-#include <linux/iommu.h>
+#include <kunit/visibility.h>
 #include <linux/irq.h>
 #include <linux/module.h>
 #include <linux/pm_runtime.h>
 #include <linux/slab.h>
-#include <linux/swiotlb.h>
 #include <net/xsk_zc.h>
 
 /* The per-buffer sync helpers do the syncs the pool needs. */
@@ -60,38 +58,7 @@ int xsk_zc_dev_init(struct xsk_zc_dev *zc, struct net_device *netdev,
 		netdev->xdp_zc_max_segs = ops->max_segs;
 	return 0;
 }
-EXPORT_SYMBOL_GPL(xsk_zc_dev_init);
-
-/**
- * xsk_zc_dma_dev_maps_alike - whether a second device can DMA from the
- *	addresses of the pool's mapping
- * @map_dev: the device the pool is mapped for (xsk_zc_dev_init()'s)
- * @dev: another device that DMAs from the UMEM, a TX channel's say
- *
- * The core keeps one DMA mapping of a UMEM, for one device, and the TX
- * descriptors get its addresses. A driver whose TX DMA goes through a
- * device of its own may use them only when that device translates as
- * @map_dev does: the same device, or both direct-mapped (no IOMMU, no
- * DMA ops, no forced bouncing) with the same bus offsets, limit and
- * coherence, and a DMA mask of @dev that covers @map_dev's. Call it from
- * ``ops->prepare`` and refuse the pool when it is false.
- *
- * Return: true if @dev may DMA from the addresses mapped for @map_dev.
- */
-bool xsk_zc_dma_dev_maps_alike(struct device *map_dev, struct device *dev)
-{
-	if (dev == map_dev)
-		return true;
-	return !get_dma_ops(map_dev) && !get_dma_ops(dev) &&
-	       !device_iommu_mapped(map_dev) && !device_iommu_mapped(dev) &&
-	       !is_swiotlb_force_bounce(map_dev) &&
-	       !is_swiotlb_force_bounce(dev) &&
-	       map_dev->dma_range_map == dev->dma_range_map &&
-	       map_dev->bus_dma_limit == dev->bus_dma_limit &&
-	       dev_is_dma_coherent(map_dev) == dev_is_dma_coherent(dev) &&
-	       dma_get_mask(dev) >= dma_get_mask(map_dev);
-}
-EXPORT_SYMBOL_GPL(xsk_zc_dma_dev_maps_alike);
+EXPORT_SYMBOL_NS_GPL(xsk_zc_dev_init, "XSK_ZC");
 
 /**
  * xsk_zc_dev_destroy - free the xsk_zc state of a netdev
@@ -108,7 +75,7 @@ void xsk_zc_dev_destroy(struct xsk_zc_dev *zc)
 	kfree(zc->queues);
 	zc->queues = NULL;
 }
-EXPORT_SYMBOL_GPL(xsk_zc_dev_destroy);
+EXPORT_SYMBOL_NS_GPL(xsk_zc_dev_destroy, "XSK_ZC");
 
 /* Whether @pool's receive buffers hold a frame of @mtu on this NIC: one
  * buffer, or on an XDP_USE_SG pool as many as a frame may take.
@@ -133,11 +100,11 @@ static bool xsk_zc_frame_fits(struct xsk_zc_dev *zc, struct xsk_buff_pool *pool,
  *
  * Return: true when @qid has a zero-copy pool.
  */
-bool xsk_zc_queue_is_zc(const struct xsk_zc_dev *zc, u32 qid)
+VISIBLE_IF_KUNIT bool xsk_zc_queue_is_zc(const struct xsk_zc_dev *zc, u32 qid)
 {
 	return qid < zc->max_queues && READ_ONCE(zc->queues[qid].pool);
 }
-EXPORT_SYMBOL_GPL(xsk_zc_queue_is_zc);
+EXPORT_SYMBOL_IF_KUNIT(xsk_zc_queue_is_zc);
 
 /**
  * xsk_zc_any_zc - whether any queue of the netdev runs zero-copy
@@ -157,7 +124,7 @@ bool xsk_zc_any_zc(const struct xsk_zc_dev *zc)
 			return true;
 	return false;
 }
-EXPORT_SYMBOL_GPL(xsk_zc_any_zc);
+EXPORT_SYMBOL_NS_GPL(xsk_zc_any_zc, "XSK_ZC");
 
 /* Whether @qid is below the real RX and TX queue counts. */
 static bool xsk_zc_qid_valid(struct xsk_zc_dev *zc, u32 qid)
@@ -461,7 +428,7 @@ int xsk_zc_pool_setup(struct xsk_zc_dev *zc, struct xsk_buff_pool *pool,
 		pm_runtime_put(parent);
 	return err;
 }
-EXPORT_SYMBOL_GPL(xsk_zc_pool_setup);
+EXPORT_SYMBOL_NS_GPL(xsk_zc_pool_setup, "XSK_ZC");
 
 /**
  * xsk_zc_rings_reattach - give reallocated rings their zero-copy pool back
@@ -519,7 +486,7 @@ void xsk_zc_rings_reattach(struct xsk_zc_dev *zc)
 			tx->rx = rx;
 	}
 }
-EXPORT_SYMBOL_GPL(xsk_zc_rings_reattach);
+EXPORT_SYMBOL_NS_GPL(xsk_zc_rings_reattach, "XSK_ZC");
 
 /**
  * xsk_zc_check_mtu - check that every zero-copy queue can take an MTU
@@ -543,7 +510,7 @@ int xsk_zc_check_mtu(struct xsk_zc_dev *zc, unsigned int mtu)
 	}
 	return 0;
 }
-EXPORT_SYMBOL_GPL(xsk_zc_check_mtu);
+EXPORT_SYMBOL_NS_GPL(xsk_zc_check_mtu, "XSK_ZC");
 
 /**
  * xsk_zc_wakeup - the driver's ``ndo_xsk_wakeup``
@@ -573,7 +540,7 @@ int xsk_zc_wakeup(struct xsk_zc_dev *zc, u32 qid, u32 flags)
 
 	return xsk_zc_kick(zc, qid, flags);
 }
-EXPORT_SYMBOL_GPL(xsk_zc_wakeup);
+EXPORT_SYMBOL_NS_GPL(xsk_zc_wakeup, "XSK_ZC");
 
 MODULE_DESCRIPTION("AF_XDP zero-copy driver helpers");
 MODULE_LICENSE("GPL");

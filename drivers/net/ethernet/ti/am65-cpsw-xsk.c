@@ -23,6 +23,8 @@
 #include <linux/platform_device.h>	/* k3-udma-glue.h needs both */
 #include <linux/dma/k3-udma-glue.h>
 #include <linux/dma/ti-cppi5.h>
+#include <linux/dma-mapping.h>
+#include <linux/module.h>
 #include <net/page_pool/helpers.h>
 #include <net/xsk_zc.h>
 #include "am65-cpsw-nuss.h"
@@ -30,6 +32,8 @@
 #include "am65-cpts.h"
 #include "cpsw_ale.h"
 #include "k3-cppi-desc-pool.h"
+
+MODULE_IMPORT_NS("XSK_ZC");
 
 #define am65_zrx_flow(rx) container_of(rx, struct am65_cpsw_rx_flow, zrx)
 #define am65_ztx_chn(tx) container_of(tx, struct am65_cpsw_tx_chn, ztx)
@@ -478,6 +482,24 @@ static struct xsk_zc_tx_ring *am65_cpsw_xsk_tx_ring(struct net_device *ndev,
 	return &am65_ndev_to_common(ndev)->tx_chns[qid].ztx;
 }
 
+/* The core maps the UMEM once, for the RX channel's DMA device, and TX
+ * sends from the same addresses. On PKTDMA each channel has a DMA device
+ * of its own, which k3-udma-glue registers under the UDMA controller and
+ * sets up the same way (coherent, a 48-bit mask, direct mapping). So a TX
+ * device may use the RX mapping when it is the same device, or a device
+ * of the same controller with no IOMMU behind either, the same need for
+ * syncs and a mask that reaches every address of the RX one.
+ */
+static bool am65_cpsw_xsk_dma_alike(struct device *rx, struct device *tx)
+{
+	if (rx == tx)
+		return true;
+	return rx->parent && rx->parent == tx->parent &&
+	       !device_iommu_mapped(rx) && !device_iommu_mapped(tx) &&
+	       dma_dev_need_sync(rx) == dma_dev_need_sync(tx) &&
+	       dma_get_mask(tx) >= dma_get_mask(rx);
+}
+
 static int am65_cpsw_xsk_prepare(struct net_device *ndev, u32 qid,
 				 struct xsk_buff_pool *pool)
 {
@@ -501,12 +523,8 @@ static int am65_cpsw_xsk_prepare(struct net_device *ndev, u32 qid,
 			return -EBUSY;
 		}
 	}
-	/* The pool is mapped for the RX channel's DMA device, and TX sends
-	 * from the same addresses: PKTDMA gives the TX channel a device of
-	 * its own, which must translate them alike.
-	 */
-	if (!xsk_zc_dma_dev_maps_alike(common->rx_chns.dma_dev,
-				       common->tx_chns[qid].dma_dev)) {
+	if (!am65_cpsw_xsk_dma_alike(common->rx_chns.dma_dev,
+				     common->tx_chns[qid].dma_dev)) {
 		netdev_dbg(ndev, "the TX channel's DMA device maps the UMEM differently\n");
 		return -EOPNOTSUPP;
 	}

@@ -2,10 +2,13 @@
 /* igb: AF_XDP zero-copy RX and TX on the xsk_zc helpers */
 
 #include <linux/iopoll.h>
+#include <linux/module.h>
 #include <linux/tcp.h>
 #include <linux/udp.h>
 
 #include "igb.h"
+
+MODULE_IMPORT_NS("XSK_ZC");
 
 #define igb_of_zrx(rx)	container_of(rx, struct igb_ring, zrx)
 #define igb_of_ztx(tx)	container_of(tx, struct igb_ring, ztx)
