@@ -22,6 +22,12 @@
 #                  tools/lint-targets.txt that use xsk_zc
 #  tx-publish      no plain store to a TX frame's next_to_watch in the
 #                  project's driver code: xsk_zc_tx_publish() orders it
+#  api             tools/api-count.pl: the entry points and callback
+#                  slots each driver uses (counts), and what the library
+#                  exports: all in the XSK_ZC namespace, each with a
+#                  driver user (or an inline of the headers, for the
+#                  "__" halves), no driver naming an internal, every
+#                  driver importing XSK_ZC
 #
 # Any warning/error/check line is a finding. A tool that is missing, did
 # not run, crashed or left no sign of having checked anything is a tool
@@ -352,6 +358,23 @@ git -C "$REPO" ls-files 'drivers/*.[ch]' | grep -q . ||
 n_pub=$(wc -l < "$LOG/tx-publish.log")
 cat "$LOG/tx-publish.log"
 
+# --- the driver API ---------------------------------------------------
+
+# tools/api-count.pl: what the drivers call of the library and what the
+# library exports (the XSK_ZC namespace, no export without a user, no
+# driver naming an internal). It ends with "N findings in M exports" and
+# exits 1 on a finding, 0 if none.
+"$REPO/tools/api-count.pl" "$KSRC" "$TARGETS" > "$LOG/api.log" 2>&1
+api_rc=$?
+cat "$LOG/api.log"
+n_api=$(sed -n -E 's/^api: ([0-9]+) findings in ([0-9]+) exports$/\1/p' "$LOG/api.log")
+if [ -z "$n_api" ] || { [ $api_rc -ne 0 ] && [ $api_rc -ne 1 ]; } ||
+   { [ $api_rc -eq 1 ] && [ "$n_api" -eq 0 ]; } ||
+   { [ $api_rc -eq 0 ] && [ "$n_api" -ne 0 ]; }; then
+	tool_failed "api: exit $api_rc, ${n_api:-no} findings line"
+	n_api=${n_api:-0}
+fi
+
 # --- W=1, sparse and indirect calls, per architecture ------------------
 
 n_w1=0
@@ -431,8 +454,8 @@ for ARCH in $ARCHES; do
 	fi
 done
 
-total=$((n_checkpatch + n_kdoc + n_napi + n_pub + n_sparse + n_w1 + n_ic + n_tools))
-summary="lint: checkpatch $n_checkpatch, kernel-doc $n_kdoc, sparse $n_sparse, W=1 $n_w1, indirect-calls $n_ic, napi-waits $n_napi, tx-publish $n_pub; tool failures $n_tools (logs in build/lint-logs)"
+total=$((n_checkpatch + n_kdoc + n_napi + n_pub + n_api + n_sparse + n_w1 + n_ic + n_tools))
+summary="lint: checkpatch $n_checkpatch, kernel-doc $n_kdoc, sparse $n_sparse, W=1 $n_w1, indirect-calls $n_ic, napi-waits $n_napi, tx-publish $n_pub, api $n_api; tool failures $n_tools (logs in build/lint-logs)"
 echo "$summary"
 [ $total -eq 0 ] || exit 1
 if [ -n "$key" ] && [ "$(lint_key)" = "$key" ]; then
