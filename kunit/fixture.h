@@ -9,7 +9,7 @@
 #include <kunit/test.h>
 #include <linux/netdevice.h>
 #include <net/xdp_sock.h>
-#include <net/xsk_zc.h>
+#include <net/xsk_zc/datapath.h>
 
 #define FAKE_QUEUES	4
 #define FAKE_RING	16	/* small, so tests wrap around it */

@@ -299,7 +299,7 @@ rm -f "$LOG/kdoc.man" "$LOG/kdoc.err"
 # a header of its own directory, is a finding.
 n_napi=0
 : > "$LOG/napi-wait.log"
-zc_inc='#include <net/xsk_zc(\.h|/types\.h)>'
+zc_inc='#include <net/xsk_zc(\.h|/types\.h|/datapath\.h)>'
 mapfile -t zc_dirs < <(awk '$1 !~ /^#/ && NF == 2 && $2 ~ /^drivers\// { print $2 }' "$TARGETS" | sort -u)
 # grep: 0 found, 1 not found, anything else an error. Every driver
 # directory of the targets is there for its xsk_zc port: one where no

@@ -273,7 +273,7 @@ port_stat() {
 comparison_table() {
 	local igb=drivers/net/ethernet/intel/igb
 	local lib libeth
-	lib=$(cd "$BUILD/linux" && cat include/net/xsk_zc.h include/net/xsk_zc/types.h \
+	lib=$(cd "$BUILD/linux" && cat include/net/xsk_zc.h include/net/xsk_zc/*.h \
 		lib/xsk_zc/pool.c lib/xsk_zc/datapath.c | wc -l)
 	libeth=$(base_lines include/net/libeth/xsk.h drivers/net/ethernet/intel/libeth/xsk.c)
 	printf "igb:   the port %s; the in-tree igb_xsk.c it replaces has %d lines\n" \
@@ -282,7 +282,7 @@ comparison_table() {
 	printf "tsnep: the port %s, over the in-tree zero-copy code of tsnep_main.c\n" \
 		"$(port_stat "tsnep: use the xsk_zc helpers for AF_XDP zero-copy")"
 	printf "am65:  no zero-copy in-tree; TI's v2 posting was +692/-85\n"
-	printf "xsk_zc itself: %d lines (xsk_zc.h, types.h, pool.c, datapath.c);\n" "$lib"
+	printf "xsk_zc itself: %d lines (xsk_zc.h, types.h, datapath.h, pool.c, datapath.c);\n" "$lib"
 	printf "Intel's libeth_xsk in the base: %d lines (libeth/xsk.h, libeth/xsk.c)\n" "$libeth"
 }
 

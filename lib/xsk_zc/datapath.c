@@ -1,13 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * xsk_zc: the out-of-line parts of the data path - ring setup, XDP_PASS
- * copies and TX completion. The per-frame loops are inline, in the header.
+ * copies, verdict exceptions and TX completion. The per-frame loops are
+ * inline, in <net/xsk_zc/datapath.h>.
  */
 
+#include <linux/bpf_trace.h>
 #include <linux/export.h>
 #include <linux/skbuff.h>
 #include <net/netdev_queues.h>
-#include <net/xsk_zc.h>
+#include <net/xsk_zc/datapath.h>
 
 /**
  * xsk_zc_rx_ring_init - describe an RX ring to the library
@@ -236,6 +238,38 @@ drop:
 	return ERR_PTR(-EMSGSIZE);
 }
 EXPORT_SYMBOL_NS_GPL(__xsk_zc_rx_chain, "XSK_ZC");
+
+/**
+ * __xsk_zc_rx_exception - a verdict that drops a frame the program did
+ *	not drop
+ * @rx: the ring
+ * @prog: the XDP program
+ * @xdp: the buffer, freed here; NULL when it is not ours any more (a
+ *	redirect the socket refused has freed it)
+ * @act: the verdict: XDP_ABORTED, an XDP_TX or XDP_REDIRECT that failed,
+ *	or one this kernel does not know, which is warned about once
+ *
+ * The tracepoint and the warning stay out of xsk_zc_rx_poll(), and
+ * <linux/bpf_trace.h> out of the drivers: the caller counts the drop.
+ */
+void __xsk_zc_rx_exception(struct xsk_zc_rx_ring *rx,
+			   const struct bpf_prog *prog, struct xdp_buff *xdp,
+			   u32 act)
+{
+	switch (act) {
+	case XDP_ABORTED:
+	case XDP_TX:
+	case XDP_REDIRECT:
+		break;
+	default:
+		bpf_warn_invalid_xdp_action(rx->netdev, prog, act);
+		break;
+	}
+	trace_xdp_exception(rx->netdev, prog, act);
+	if (xdp)
+		xsk_buff_free(xdp);
+}
+EXPORT_SYMBOL_NS_GPL(__xsk_zc_rx_exception, "XSK_ZC");
 
 /**
  * __xsk_zc_build_skb - copy a zero-copy frame into a new skb

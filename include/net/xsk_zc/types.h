@@ -1,16 +1,27 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Types of the AF_XDP zero-copy driver helpers; the calls are in
- * <net/xsk_zc.h>.
+ * Types of the AF_XDP zero-copy driver helpers, for the driver headers
+ * that embed them: no includes beyond what the definitions need. The
+ * setup calls are in <net/xsk_zc.h>, the data path in
+ * <net/xsk_zc/datapath.h>.
  */
 #ifndef _NET_XSK_ZC_TYPES_H
 #define _NET_XSK_ZC_TYPES_H
 
 #include <linux/llist.h>
-#include <linux/netdevice.h>
+#include <linux/types.h>
 #include <linux/u64_stats_sync.h>
-#include <net/xdp.h>
-#include <net/xdp_sock_drv.h>
+
+struct net_device;
+struct netdev_queue;
+struct napi_struct;
+struct sk_buff;
+struct xdp_buff;
+struct xdp_desc;
+struct xdp_rxq_info;
+struct xsk_buff_pool;
+struct xsk_tx_metadata_compl;
+struct xsk_tx_metadata_ops;
 
 /* A tail equal to the head means "empty" on most NICs, so one descriptor
  * of every RX ring stays without a buffer.
@@ -260,24 +271,6 @@ struct xsk_zc_rx_desc {
 	bool drop;
 	bool more;
 	const void *hw_desc;
-};
-
-/**
- * struct xsk_zc_buff - the library's view of an XSK buffer
- * @xdp: the buffer the pool hands out
- * @rx_desc: while the XDP program runs on a received frame, what the
- *	driver read from its descriptor, for the driver's RX hint kfuncs
- *	(xsk_zc_rx_hint_desc()); stale at any other time
- * @xdp_tx_done: its node on &xsk_zc_rx_ring.xdp_tx_done, used only from
- *	XDP_TX until the buffer is back in the pool
- *
- * Both fields after @xdp live in the buffer's driver area
- * (&xdp_buff_xsk.cb).
- */
-struct xsk_zc_buff {
-	struct xdp_buff xdp;
-	const struct xsk_zc_rx_desc *rx_desc;
-	struct llist_node xdp_tx_done;
 };
 
 /**

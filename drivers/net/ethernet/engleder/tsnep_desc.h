@@ -10,7 +10,7 @@
 #define _TSNEP_DESC_H
 
 #include <linux/io.h>
-#include <net/xsk_zc.h>
+#include <net/xsk_zc/datapath.h>
 
 #include "tsnep.h"
 

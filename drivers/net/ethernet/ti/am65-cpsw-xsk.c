@@ -26,7 +26,7 @@
 #include <linux/dma-mapping.h>
 #include <linux/module.h>
 #include <net/page_pool/helpers.h>
-#include <net/xsk_zc.h>
+#include <net/xsk_zc/datapath.h>
 #include "am65-cpsw-nuss.h"
 #include "am65-cpsw-switchdev.h"
 #include "am65-cpts.h"

@@ -5,6 +5,7 @@
 #include <linux/module.h>
 #include <linux/tcp.h>
 #include <linux/udp.h>
+#include <net/xsk_zc/datapath.h>
 
 #include "igb.h"
 
