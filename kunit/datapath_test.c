@@ -619,6 +619,30 @@ static void aborted_counts_a_drop(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, r.q->zrx.stats.drop, 2);
 }
 
+static void aborted_gives_the_buffer_back(struct kunit *test)
+{
+	struct rig r = rig_up(test, POSTED_FULL, true, 0);
+	struct bpf_prog *aborted = fake_prog_create(test, XDP_ABORTED);
+
+	receive_frames(r.q, 2, 60);
+	KUNIT_EXPECT_EQ(test, fake_poll_rx(r.q, aborted, 64), 2);
+	/* Both buffers came back and were posted again. */
+	KUNIT_EXPECT_EQ(test, fake_rx_posted(r.q), POSTED_FULL);
+}
+
+/* A verdict this kernel does not know is an XDP_ABORTED that warns. */
+static void unknown_verdict_drops_the_frame_and_gives_the_buffer_back(struct kunit *test)
+{
+	struct rig r = rig_up(test, POSTED_FULL, true, 0);
+	struct bpf_prog *bad = fake_prog_create(test, XDP_REDIRECT + 10);
+
+	receive_frames(r.q, 2, 60);
+	KUNIT_EXPECT_EQ(test, fake_poll_rx(r.q, bad, 64), 2);
+	KUNIT_EXPECT_EQ(test, r.q->zrx.stats.drop, 2);
+	KUNIT_EXPECT_EQ(test, r.q->zrx.stats.pass, 0);
+	KUNIT_EXPECT_EQ(test, fake_rx_posted(r.q), POSTED_FULL);
+}
+
 static void error_descriptor_is_dropped_without_running_the_program(struct kunit *test)
 {
 	struct rig r = rig_up(test, 32, true, 0);
@@ -1599,6 +1623,8 @@ static struct kunit_case xsk_zc_datapath_cases[] = {
 	KUNIT_CASE(xdp_tx_without_a_copy_on_a_full_tx_ring_frees_the_buffer),
 	KUNIT_CASE(unbinding_gives_back_the_xdp_tx_buffers_still_on_the_tx_ring),
 	KUNIT_CASE(aborted_counts_a_drop),
+	KUNIT_CASE(aborted_gives_the_buffer_back),
+	KUNIT_CASE(unknown_verdict_drops_the_frame_and_gives_the_buffer_back),
 	KUNIT_CASE(error_descriptor_is_dropped_without_running_the_program),
 	KUNIT_CASE(error_descriptor_in_the_last_buffer_keeps_it_posted),
 	KUNIT_CASE(stale_write_back_on_an_empty_ring_is_not_taken),
