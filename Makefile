@@ -104,7 +104,7 @@ STRESS_DEBUG_CYCLES ?= 200
 E2E_DEBUG_SCALE	?= 2
 STRESS_DEBUG_RATE ?= 200
 # e2e's tests on the debug kernel ("all": every one, 20 min more).
-E2E_DEBUG_TESTS	?= teardown,xdp-remove,link-flap-zc-tx,runtime-pm-bound,sriov-bound,failed-reopen,unbind-up
+E2E_DEBUG_TESTS	?= teardown,xdp-remove,link-flap-zc-tx,runtime-pm-bound,sriov-bound,failed-reopen,failed-reinit-suspend,unbind-up
 STRESS_TIMEOUT	?= 1500
 # tsnep on the debug kernel (make e2e-debug-tsnep): e2e's lifecycle tests
 # that apply to it and a shorter stress, on two tsnep NICs of the

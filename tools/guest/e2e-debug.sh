@@ -37,7 +37,7 @@ CYCLES=${1:-1000}
 export E2E_SCALE=${2:-2}
 export STRESS_RATE=${3:-200}
 [ $# -lt 3 ] || shift 3
-TESTS=${*:-teardown xdp-remove link-flap-zc-tx runtime-pm-bound sriov-bound failed-reopen unbind-up}
+TESTS=${*:-teardown xdp-remove link-flap-zc-tx runtime-pm-bound sriov-bound failed-reopen failed-reinit-suspend unbind-up}
 [ "$TESTS" != all ] || TESTS=
 rc=0
 

@@ -1513,7 +1513,11 @@ t_sriov_bound() {
 # Binding a ZC socket then must not hang (today napi_disable() waits
 # forever for a NAPI the failed open never enabled, under RTNL), ip link
 # down/up must bring the NIC back, and ZC traffic must work.
-t_failed_reopen() {
+# fail_big_allocs: from now on every task that wrote 1 to its
+# /proc/self/make-it-fail fails its page allocations of order 4 and more
+# (fail_page_alloc, task filter), the 64 KiB of a 4096-descriptor ring;
+# "echo 0 > $fa/probability" ends it.
+fail_big_allocs() {
 	fa=/sys/kernel/debug/fail_page_alloc
 	mountpoint -q /sys/kernel/debug || mount -t debugfs debugfs /sys/kernel/debug
 	[ -d $fa ] || { WHY="no $fa (CONFIG_FAIL_PAGE_ALLOC, CONFIG_FAULT_INJECTION_DEBUG_FS)"; return 1; }
@@ -1528,6 +1532,10 @@ t_failed_reopen() {
 	echo 1 > $fa/interval
 	echo -1 > $fa/times
 	echo 100 > $fa/probability
+}
+
+t_failed_reopen() {
+	fail_big_allocs || return 1
 	# XDP_DROP on nica, attached by a task that fails those allocations.
 	# Once the program shows on nica (ip takes RTNL, which the attach
 	# holds), SIGKILL: that leaves the program attached.
@@ -1580,6 +1588,62 @@ t_failed_reopen() {
 	wait_up $NICA 400 || { WHY="$state; $bind; no link after ip link down/up"; return 1; }
 	zc_tx_works "$state; $bind; ZC after down/up" || return 1
 	WHY="$state; $bind; down/up; $ZC_TX"
+}
+
+# A failed reinit, then a runtime suspend: ethtool -L frees igb's rings
+# and vectors and opens the running netdev again (igb_reinit_queues()).
+# That open fails here (the ethtool task fails its order >= 4 page
+# allocations, as in failed-reopen), and the netdev stays up with no
+# rings, no IRQs and its NAPIs disabled. With the link gone and runtime
+# PM allowed, igb suspends the device 5 s later and closes the netdev
+# from the PM core (__igb_shutdown(), __igb_close()): that close must not
+# wait for the NAPIs the failed open never enabled, under RTNL. The
+# resume opens the netdev again, and ZC traffic must work.
+t_failed_reinit_suspend() {
+	pm=/sys/class/net/$NICA/device/power
+	[ -f $pm/control ] || { WHY="no $pm/control (CONFIG_PM?)"; return 1; }
+	ch0=$(chan_now $NICA | sed 's/.*Combined: \([0-9]*\).*/\1/')
+	ch1=$((ch0 == 1 ? 2 : 1))
+	fail_big_allocs || return 1
+	try 30 reinit sh -c 'echo 1 > /proc/self/make-it-fail && exec "$@"' sh \
+		ethtool -L $NICA combined $ch1
+	rc=$?
+	echo 0 > $fa/probability
+	[ $rc -ne 124 ] || { WHY="ethtool -L combined $ch1 (failing): $HUNG"; return 1; }
+	crashed && { WHY="ethtool -L combined $ch1 (failing): $CRASH"; return 1; }
+	opened=$(dmesg | tail -n +$((marks + 1)) | grep -E 'Allocation for (Tx|Rx) Queue' | head -n 1 | sed 's/^\[[^]]*\] //')
+	[ -n "$opened" ] ||
+		{ WHY="the fault did not fire: the reinit did not fail (ethtool rc $rc: $OUT)"; return 1; }
+	state="ethtool -L combined $ch1: rc $rc; $opened; $(ip -br link show dev $NICA | tr -s ' ')"
+	link_off $NICA || return 1
+	echo auto > $pm/control
+	uptime_s
+	end=$((UP + 20))
+	while :; do
+		read -r st < $pm/runtime_status
+		[ "$st" = suspended ] && break
+		uptime_s
+		[ "$UP" -lt "$end" ] || break
+		sleep 0.5
+	done
+	if [ "$st" != suspended ]; then
+		WHY="$state; runtime_status $st 20 s after the link went"
+		rtnl_alive || WHY="$WHY; RTNL held (the suspend: $(stuck_where "$(ps -eo pid=,stat=,comm= | awk '$2 ~ /^D/ && $3 ~ /^kworker/ { print $1; exit }')"))"
+		crashed && WHY="$WHY; $CRASH"
+		return 1
+	fi
+	crashed && { WHY="$state; suspended: $CRASH"; return 1; }
+	link_on $NICA || return 1
+	try 20 pm-on sh -c "echo on > $pm/control"
+	[ $? -ne 124 ] || { WHY="$state; suspended; power/control on: $HUNG"; return 1; }
+	read -r st < $pm/runtime_status
+	[ "$st" = active ] || { WHY="$state; suspended; runtime_status $st after power/control on"; return 1; }
+	crashed && { WHY="$state; suspended; resumed: $CRASH"; return 1; }
+	wait_up $NICA 400 || { WHY="$state; suspended; resumed; $NICA not up 20 s after"; return 1; }
+	zc_tx_works "$state; suspended; resumed" || return 1
+	try 30 ch0 ethtool -L $NICA combined "$ch0" ||
+		{ WHY="$state; suspended; resumed; ethtool -L combined $ch0: $OUT"; return 1; }
+	WHY="$state; suspended; resumed: $ZC_TX"
 }
 
 # Unbinding the driver from a running NIC whose ZC socket is receiving:
@@ -1668,6 +1732,7 @@ all_tests() {
 	run runtime-pm-bound t_runtime_pm_bound
 	run sriov-bound t_sriov_bound
 	run failed-reopen t_failed_reopen
+	run failed-reinit-suspend t_failed_reinit_suspend
 	# The NIC's netdev is a new one after it.
 	run unbind-up t_unbind_up
 }
