@@ -81,6 +81,9 @@ XSKX_TESTS	?=
 BENCH_REPS	?= 3
 BENCH_SECS	?= 10
 BENCH_ONLY	?=
+# The guest kernel's instructions per frame beside the rate, counted by
+# the TCG plugin tools/qemu/xskzc-insn.c; BENCH_INSN=0 runs without it.
+BENCH_INSN	?= 1
 # The NICs bench measures, one guest run and one table each.
 BENCH_NICS	?= igb tsnep
 comma		:= ,
@@ -143,8 +146,9 @@ help:
 	@echo '             e2e.sh on two tsnep NICs of the project'"'"'s QEMU model'
 	@echo '  e2e-build  build what e2e needs (guest kernel, QEMU, test tools)'
 	@echo '             without booting a guest'
-	@echo '  bench      AF_XDP benchmarks in the guest: table, build/bench/'
-	@echo '             results.csv and results.png'
+	@echo '  bench      AF_XDP benchmarks in the guest: Kpps and the guest'
+	@echo '             kernel'"'"'s instructions per frame (TCG plugin), table,'
+	@echo '             build/bench/results.csv and results.png'
 	@echo '  series     the project as a git format-patch series against the'
 	@echo '             pristine tree, with a cover letter: build/series/'
 	@echo '             (steps in tools/series/steps)'
@@ -424,7 +428,7 @@ txhang-debug: guest-debug xsk-bench guest-deps qemu
 bench: guest xsk-bench guest-deps qemu $(if $(filter tsnep,$(BENCH_NICS)),tsnep-shim)
 	@$(DEPS) $(PKGS_BENCH)
 	@rc=0; for nic in $(BENCH_NICS); do \
-		XSKZC_NIC=$$nic $(GUEST_RUN) bench $(BENCH_TIMEOUT) \
+		XSKZC_INSN=$(BENCH_INSN) XSKZC_NIC=$$nic $(GUEST_RUN) bench $(BENCH_TIMEOUT) \
 			$(BENCH_REPS),$(BENCH_SECS)$(if $(BENCH_ONLY),$(comma)$(subst $(space),$(comma),$(strip $(BENCH_ONLY)))) || rc=1; \
 		$(REPO)/tools/bench-report.sh $$nic || rc=1; \
 	done; exit $$rc

@@ -42,7 +42,12 @@ NR == 1 { print "AF_XDP on " title ":"; next }
 	key = $1 "," $2
 	if (!(key in seen)) { seen[key] = 1; order[++n] = key }
 	val[key "," $3] = $4
-	note[key "," $3] = $5
+	insn[key "," $3] = $5
+	if ($5 != "") have_insn = 1
+	note[key "," $3] = $6
+}
+function icell(k, m) {
+	return insn[k "," m] != "" ? insn[k "," m] : "-"
 }
 function cell(k, m) {
 	if (val[k "," m] != "") return val[k "," m]
@@ -67,6 +72,17 @@ END {
 		printf "%-8s %5s  native XDP_DROP ceiling: %s Kpps\n", "xdp-drop", p[2], cell(k, "xdp-drop")
 	}
 	print "(Kpps, median of the intervals; " meta ")"
+	if (!have_insn)
+		exit
+	print ""
+	print "Guest kernel instructions per frame (TCG plugin tools/qemu/xskzc-insn.c):"
+	printf "%-8s %5s  %12s %12s %12s %12s\n", "bench", "size", "skb", "copy", "zc", "xdp-drop"
+	for (i = 1; i <= n; i++) {
+		k = order[i]
+		split(k, p, ",")
+		printf "%-8s %5s  %12s %12s %12s %12s\n", p[1], p[2], icell(k, "skb"), icell(k, "copy"), icell(k, "zc"), icell(k, "xdp-drop")
+	}
+	print "(all of the guest kernel, both NICs and both directions, per frame measured; median of the intervals)"
 }' "$IN" | tee "$OUT/results$SUF.txt"
 
 # The chart.

@@ -16,8 +16,10 @@
 # in one run, the point's value is their median. BENCH... (drop, rxdrop,
 # txonly, l2fwd, xdptx) measures those benchmarks only, SIZE... those
 # sizes only. Writes results/points.csv
-# (benchmark,size,mode,kpps,note; kpps empty for a failed point, with
-# the reason in note) and one xsk-bench log per point in results/bench/.
+# (benchmark,size,mode,kpps,insn,note; kpps empty for a failed point,
+# with the reason in note; insn, the guest kernel's instructions per
+# frame, median of the intervals, only with the TCG plugin) and one
+# xsk-bench log per point in results/bench/.
 #
 # Who measures what (nicb is the device under test for rxdrop, l2fwd and
 # drop; nica for txonly):
@@ -46,8 +48,28 @@ done
 OUT=$RESULTS/bench
 CSV=$RESULTS/points.csv
 mkdir -p "$OUT"
-echo "benchmark,size,mode,kpps,note" > "$CSV"
+echo "benchmark,size,mode,kpps,insn,note" > "$CSV"
 STREAM=$$
+# The guest kernel's instructions per frame, when QEMU runs the TCG
+# plugin tools/qemu/xskzc-insn.c (make bench: BENCH_INSN=1); it writes
+# its counts to results/insn.txt, where the measuring xsk-bench reads
+# them (-K) at each interval.
+INSN=
+[ -e "$RESULTS/insn.txt" ] && INSN="-K $RESULTS/insn.txt:1"
+
+# The device under test (nicb for rxdrop, l2fwd, xdptx and drop; nica
+# for txonly) has vCPU 1: its NIC's interrupts and its side's xsk-bench;
+# the other side has vCPU 0. The plugin's count of vCPU 1 is then the
+# work of the device under test alone (-K FILE:1), whatever the other
+# side and the frames the NIC dropped for want of buffers cost.
+# irqs_to IF CPU [netns command...]: IF's interrupts to vCPU CPU
+irqs_to() {
+	local ifc=$1 cpu=$2 n
+	shift 2
+	for n in $("$@" ls "/sys/class/net/$ifc/device/msi_irqs" 2>/dev/null); do
+		echo "$cpu" > "/proc/irq/$n/smp_affinity_list" 2>/dev/null
+	done
+}
 
 guest_setup || exit 1
 
@@ -91,7 +113,7 @@ rx_packets() {
 point() {
 	case " ${ONLY:-$1} " in *" $1 "*) ;; *) return 0 ;; esac
 	if [ -n "$SKIP" ]; then
-		echo "$1,$2,$3,,$SKIP" >> "$CSV"
+		echo "$1,$2,$3,,,$SKIP" >> "$CSV"
 		return 0
 	fi
 	b=$1
@@ -134,14 +156,26 @@ point() {
 		m=xdp-drop
 		;;
 	esac
+	if [ $meas = A ]; then
+		gen="$gen $INSN"
+	else
+		rx="$rx $INSN"
+	fi
+	if [ "$b" = txonly ]; then
+		cpua=1 cpub=0
+	else
+		cpua=0 cpub=1
+	fi
+	irqs_to $NICA $cpua
+	irqs_to $NICB $cpub onB
 	nic0=$(nic_counters)
-	ip netns exec $NSB "$XSKB" $rx -i $NICB -I "$SECS" -d $((run_s + 30)) -W 2 > "$log.B.log" 2>&1 &
+	ip netns exec $NSB taskset -c $cpub "$XSKB" $rx -i $NICB -I "$SECS" -d $((run_s + 30)) -W 2 > "$log.B.log" 2>&1 &
 	bpid=$!
 	wait_ready "$log.B.log"
 	note=
 	s=$(summary_of "$log.B.log")
 	if [ -z "$s" ]; then
-		$gen > "$log.A.log" 2>&1
+		taskset -c $cpua $gen > "$log.A.log" 2>&1
 		sa=$(summary_of "$log.A.log")
 		if [ "$(field status "$sa")" != ok ]; then
 			note="$(field status "$sa" | sed 's/-failed//'): $(field errno "$sa")"
@@ -168,6 +202,7 @@ point() {
 		note="not zero-copy"
 	fi
 	kpps=
+	insn=
 	if [ -z "$note" ]; then
 		if [ $meas = A ]; then
 			f=$log.A.log
@@ -190,14 +225,16 @@ point() {
 				note="$note; nicb rx_packets +$took"
 		else
 			kpps=$(awk -v v="$v" 'BEGIN { printf "%.1f", v / 1000 }')
+			[ -z "$INSN" ] ||
+				insn=$(intervals "$f" "insn_${fld%_pps}" | median)
 			corrupt=$(field corrupt "$s")
 			[ "$b" != xdptx ] || corrupt=$(field corrupt "$sa")
 			[ "${corrupt:-0}" = 0 ] || note="corrupt=$corrupt"
 		fi
 	fi
-	echo "$b,$sz,$m,$kpps,$note" >> "$CSV"
+	echo "$b,$sz,$m,$kpps,$insn,$note" >> "$CSV"
 	printf 'bench: %-7s %4s B %-8s %s\n' "$b" "$sz" "$m" \
-		"${kpps:+$kpps Kpps}${note:+${kpps:+ }n/a ($note)}"
+		"${kpps:+$kpps Kpps}${insn:+ $insn insn/frame}${note:+${kpps:+ }n/a ($note)}"
 	ip link set dev $NICA xdpgeneric off 2>/dev/null
 	ip link set dev $NICA xdpdrv off 2>/dev/null
 	onB ip link set dev $NICB xdpgeneric off 2>/dev/null

@@ -93,7 +93,7 @@ esac
 CACHE=$REPO/build/guest-cache/$RUN
 inputs_key() {
 	{
-		echo "$JOB $TIMEOUT $ARGS $MEM $ACCEL $NIC ${XSKZC_TRACE:-}"
+		echo "$JOB $TIMEOUT $ARGS $MEM $ACCEL $NIC ${XSKZC_TRACE:-} ${XSKZC_INSN:-0}"
 		$QEMU --version | head -n 1
 		sha256sum "$KERNEL" "$QEMU" /var/lib/dpkg/status | cut -d ' ' -f 1
 		(cd "$REPO" && find tools/guest tools/xskxceiver tools/xsk-bench \
@@ -175,6 +175,15 @@ if [ -n "${XSKZC_TRACE:-}" ]; then
 		qemu_args+=(-trace "enable=$t")
 	done
 	qemu_args+=(-D "$RES/qemu-trace.log")
+fi
+
+# XSKZC_INSN=1: the TCG plugin build/qemu/libxskzc-insn.so
+# (tools/qemu/xskzc-insn.c) counts the guest's instructions into
+# results/insn.txt, for "make bench".
+if [ "${XSKZC_INSN:-0}" = 1 ]; then
+	plugin=$REPO/build/qemu/libxskzc-insn.so
+	[ -f "$plugin" ] || die "no $plugin: make qemu"
+	qemu_args+=(-plugin "$plugin,out=$RES/insn.txt")
 fi
 
 start=$(date +%s)

@@ -27,6 +27,8 @@
 #
 # Incremental: the tarball, the unpacked tree and the configured build
 # are kept; a changed tsnep.c or patch only recompiles what it touches.
+# Also builds the TCG plugin tools/qemu/xskzc-insn.c ("make bench"'s
+# instruction counts) into build/qemu/libxskzc-insn.so.
 # Prints the binary's path last: build/qemu/src/build/qemu-system-x86_64.
 
 set -euo pipefail
@@ -137,18 +139,34 @@ rm -f "$SRC/configs/devices/x86_64-softmmu/xskzc.mak.new"
 cmp -s "$REPO/tools/qemu/tsnep.c" "$SRC/hw/net/tsnep.c" ||
 	cp "$REPO/tools/qemu/tsnep.c" "$SRC/hw/net/tsnep.c"
 
-if [ ! -f "$SRC/build/build.ninja" ]; then
+# TCG plugins: "make bench" loads tools/qemu/xskzc-insn.c to count the
+# guest's instructions per packet. A build configured otherwise is
+# configured again (build/qemu/src/.xskzc-configure).
+conf=(--python=/usr/bin/python3
+      --target-list=x86_64-softmmu
+      --without-default-features --without-default-devices
+      --with-devices-x86_64=xskzc
+      --enable-tcg --enable-attr --enable-virtfs --enable-plugins
+      --disable-docs --disable-tools --disable-guest-agent
+      --disable-install-blobs --disable-werror)
+if [ ! -f "$SRC/build/build.ninja" ] ||
+   [ "$(cat "$SRC/.xskzc-configure" 2>/dev/null)" != "${conf[*]}" ]; then
 	echo "qemu/build: configuring (x86_64-softmmu, no default features or devices)" >&2
-	(cd "$SRC" && ./configure --python=/usr/bin/python3 \
-		--target-list=x86_64-softmmu \
-		--without-default-features --without-default-devices \
-		--with-devices-x86_64=xskzc \
-		--enable-tcg --enable-attr --enable-virtfs \
-		--disable-docs --disable-tools --disable-guest-agent \
-		--disable-install-blobs --disable-werror \
-		> "$Q/configure.log" 2>&1) ||
+	rm -f "$SRC/.xskzc-configure"
+	(cd "$SRC" && ./configure "${conf[@]}" > "$Q/configure.log" 2>&1) ||
 		die "configure failed: build/qemu/configure.log"
+	echo "${conf[*]}" > "$SRC/.xskzc-configure"
 fi
 ninja -C "$SRC/build" qemu-system-x86_64 > "$Q/ninja.log" 2>&1 ||
 	{ tail -n 30 "$Q/ninja.log" >&2; die "build failed: build/qemu/ninja.log"; }
+
+plugin=$Q/libxskzc-insn.so
+if [ ! -f "$plugin" ] || [ "$REPO/tools/qemu/xskzc-insn.c" -nt "$plugin" ] ||
+   [ "$SRC/include/qemu/qemu-plugin.h" -nt "$plugin" ]; then
+	# shellcheck disable=SC2046
+	gcc -O2 -Wall -Wextra -Wno-unused-parameter -Werror -shared -fPIC \
+		-I"$SRC/include/qemu" $(pkg-config --cflags glib-2.0) \
+		-o "$plugin" "$REPO/tools/qemu/xskzc-insn.c" ||
+		die "cannot build $plugin"
+fi
 echo "$SRC/build/qemu-system-x86_64"

@@ -135,6 +135,8 @@ struct opts {
 	const char *go_file;		/* wait for it before any traffic */
 	double swap_after;		/* replace the XDP program then */
 	bool mb;			/* frames may span UMEM frames */
+	const char *insn_path;		/* --insn: the TCG plugin's counts */
+	int insn_cpu;			/* of this vCPU only; -1: all */
 };
 
 struct checker {
@@ -1069,13 +1071,84 @@ static int zerocopy_of(int fd)
 
 /* --- main loops ------------------------------------------------------ */
 
+/*
+ * --insn FILE: the instructions the guest's kernel ran so far, as the TCG
+ * plugin tools/qemu/xskzc-insn.c counts them over every vCPU. Its mark,
+ * xchg %bx,%bx (a no-op without the plugin), makes it append
+ * "SEQ KERNEL USER" to FILE, flushed, before the instruction completes;
+ * FILE is on the guest's 9p share of the results directory. Returns the
+ * kernel count of the last line, 0 if there is none.
+ */
+static uint64_t insn_mark(const char *path, int cpu)
+{
+	unsigned long long seq, kernel, user, v = 0;
+	char buf[512], *line, *p;
+	size_t n;
+	long end;
+	FILE *f;
+	int i;
+
+#ifdef __x86_64__
+	asm volatile("xchg %%bx, %%bx" ::: "memory");
+#endif
+	f = fopen(path, "r");
+	if (!f)
+		return 0;
+	fseek(f, 0, SEEK_END);
+	end = ftell(f);
+	fseek(f, end > (long)sizeof(buf) - 1 ? end - (long)sizeof(buf) + 1 : 0,
+	      SEEK_SET);
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = 0;
+	if (n && buf[n - 1] == '\n')
+		buf[--n] = 0;
+	line = strrchr(buf, '\n');
+	line = line ? line + 1 : buf;
+	if (sscanf(line, "%llu %llu %llu", &seq, &kernel, &user) != 3)
+		return 0;
+	if (cpu < 0)
+		return kernel;
+	/* the kernel count of vCPU @cpu: field 4 + @cpu */
+	p = line;
+	for (i = 0; i < 3 + cpu && p; i++) {
+		p = strchr(p, ' ');
+		if (p)
+			p++;
+	}
+	if (!p || sscanf(p, "%llu", &v) != 1)
+		return 0;
+	return v;
+}
+
+/* The kernel instructions since the last call (interval start) */
+static uint64_t interval_insns(const struct opts *o)
+{
+	static uint64_t last;
+	uint64_t now, d;
+
+	if (!o->insn_path)
+		return 0;
+	now = insn_mark(o->insn_path, o->insn_cpu);
+	d = now - last;
+	last = now;
+	return d;
+}
+
 static void print_interval(const struct opts *o, double t, double dt,
 			   uint64_t drx, uint64_t dtx, uint64_t rx, uint64_t tx)
 {
+	uint64_t insns = interval_insns(o);
+
 	if (o->quiet)
 		return;
-	printf("t=%.1f rx_pps=%.0f tx_pps=%.0f rx=%" PRIu64 " tx=%" PRIu64 "\n",
+	printf("t=%.1f rx_pps=%.0f tx_pps=%.0f rx=%" PRIu64 " tx=%" PRIu64,
 	       t, drx / dt, dtx / dt, rx, tx);
+	if (o->insn_path)
+		printf(" insn_rx=%.0f insn_tx=%.0f",
+		       drx ? (double)insns / drx : 0,
+		       dtx ? (double)insns / dtx : 0);
+	printf("\n");
 }
 
 static double rate_of(uint64_t n, double t0, double t1)
@@ -1134,6 +1207,7 @@ static void run_xsk(struct ctx *c)
 			last_int = t;
 			rx_int = c->rx;
 			tx_int = c->tx;
+			interval_insns(o);
 		}
 		if (next && t >= next) {
 			print_interval(o, t - t0, t - last_int, c->rx - rx_int,
@@ -1228,6 +1302,7 @@ static void run_drop(struct ctx *c, struct drop_state *d)
 				next = t + o->interval;
 				last_int = t;
 				at_int = v;
+				interval_insns(o);
 			}
 			c->t_last_rx = t;
 			prev = v;
@@ -1284,7 +1359,11 @@ static void usage(int rc)
 "  -M, --multi-buffer  frames may span UMEM frames (XDP_USE_SG, programs\n"
 "                      with fragments); -s up to 16 UMEM frames\n"
 "  -V, --no-verify     do not check payload checksums\n"
-"  -Q, --quiet         no interval lines\n");
+"  -Q, --quiet         no interval lines\n"
+"  -K, --insn FILE[:CPU] the guest kernel's instructions per frame in\n"
+"                      each interval line (insn_rx=, insn_tx=), from the\n"
+"                      TCG plugin tools/qemu/xskzc-insn.c writing to FILE:\n"
+"                      those of vCPU CPU, or of all\n");
 	exit(rc);
 }
 
@@ -1363,6 +1442,7 @@ static void parse_opts(int argc, char **argv, struct opts *o)
 		{ "xdp-tx", no_argument, NULL, 'x' },
 		{ "no-verify", no_argument, NULL, 'V' },
 		{ "quiet", no_argument, NULL, 'Q' },
+		{ "insn", required_argument, NULL, 'K' },
 		{ "go-file", required_argument, NULL, 'G' },
 		{ "swap-prog", required_argument, NULL, 'A' },
 		{ "multi-buffer", no_argument, NULL, 'M' },
@@ -1389,7 +1469,7 @@ static void parse_opts(int argc, char **argv, struct opts *o)
 	argc--;
 	argv++;
 
-	while ((c = getopt_long(argc, argv, "i:q:m:s:b:NpD:d:I:r:c:RS:f:n:o:W:T:XxVQG:A:Mh",
+	while ((c = getopt_long(argc, argv, "i:q:m:s:b:NpD:d:I:r:c:RS:f:n:o:W:T:XxVQG:A:MK:h",
 				lo, NULL)) != -1) {
 		switch (c) {
 		case 'i':
@@ -1472,6 +1552,17 @@ static void parse_opts(int argc, char **argv, struct opts *o)
 		case 'Q':
 			o->quiet = true;
 			break;
+		case 'K': {
+			char *colon = strrchr(optarg, ':');
+
+			o->insn_path = optarg;
+			o->insn_cpu = -1;
+			if (colon) {
+				*colon = 0;
+				o->insn_cpu = atoi(colon + 1);
+			}
+			break;
+		}
 		case 'G':
 			o->go_file = optarg;
 			break;
