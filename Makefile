@@ -122,7 +122,7 @@ TXHANG_TIMEOUT	?= 1500
 .PHONY: help stage kunit kunit-uml lint check clean distclean deps guest xsk-bench \
 	xskxceiver xskxceiver-veth qemu tsnep-shim \
 	guest-deps guest-boot e2e e2e-build bench series series-check guest-debug \
-	guest-pristine e2e-pristine \
+	guest-pristine e2e-pristine bench-peers \
 	e2e-debug e2e-debug-tsnep tsnep-shim-debug stress stress-debug txhang \
 	txhang-debug
 
@@ -149,6 +149,8 @@ help:
 	@echo '  bench      AF_XDP benchmarks in the guest: Kpps and the guest'
 	@echo '             kernel'"'"'s instructions per frame (TCG plugin), table,'
 	@echo '             build/bench/results.csv and results.png'
+	@echo '  bench-peers  bench on igb with the project'"'"'s kernel and with the'
+	@echo '             pristine one (in-tree zero-copy): ours/in-tree per point'
 	@echo '  series     the project as a git format-patch series against the'
 	@echo '             pristine tree, with a cover letter: build/series/'
 	@echo '             (steps in tools/series/steps)'
@@ -432,6 +434,21 @@ bench: guest xsk-bench guest-deps qemu $(if $(filter tsnep,$(BENCH_NICS)),tsnep-
 			$(BENCH_REPS),$(BENCH_SECS)$(if $(BENCH_ONLY),$(comma)$(subst $(space),$(comma),$(strip $(BENCH_ONLY)))) || rc=1; \
 		$(REPO)/tools/bench-report.sh $$nic || rc=1; \
 	done; exit $$rc
+
+# The same benchmarks on the pristine kernel too, whose igb has its own
+# in-tree zero-copy (7.2: igb_xsk.c), in the same harness and run: both
+# tables, then ours/in-tree per point for the rate and the instructions
+# per frame (tools/bench-peers.sh, build/bench/peers.txt). igb only for
+# now: the tsnep model's shim is built for the project's kernel.
+bench-peers: guest guest-pristine xsk-bench guest-deps qemu
+	@$(DEPS) $(PKGS_BENCH)
+	@rc=0; args='$(BENCH_REPS),$(BENCH_SECS)$(if $(BENCH_ONLY),$(comma)$(subst $(space),$(comma),$(strip $(BENCH_ONLY))))'; \
+	XSKZC_INSN=$(BENCH_INSN) $(GUEST_RUN) bench $(BENCH_TIMEOUT) "$$args" || rc=1; \
+	XSKZC_INSN=$(BENCH_INSN) XSKZC_RUN_TAG=pristine \
+		XSKZC_KERNEL=$(BUILD)/guest-x86_64-pristine/arch/x86/boot/bzImage \
+		$(GUEST_RUN) bench $(BENCH_TIMEOUT) "$$args" || rc=1; \
+	$(REPO)/tools/bench-peers.sh igb || rc=1; \
+	exit $$rc
 
 # All run even if one fails; the result fails if any does. A guest job
 # that passed before with the same inputs is not booted again

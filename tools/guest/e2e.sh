@@ -1386,6 +1386,20 @@ t_zc_fill_empty() {
 	WHY="rx=$r/$n lost=$(field lost "$s") xsk_fill_empty=$(field xsk_fill_empty "$s"); netdev rx_dropped +$((d1 - d0))"
 }
 
+# wait_suspended POWER_DIR: wait up to 20 s for the device's runtime PM
+# status to be "suspended"; the last status read in st.
+wait_suspended() {
+	uptime_s
+	end=$((UP + 20))
+	while :; do
+		read -r st < "$1/runtime_status"
+		[ "$st" = suspended ] && return 0
+		uptime_s
+		[ "$UP" -lt "$end" ] || return 1
+		sleep 0.5
+	done
+}
+
 # Runtime suspend with a ZC socket bound: with runtime PM allowed, igb
 # suspends the PCI device 5 s after the link goes (igb_runtime_suspend
 # closes it and frees its rings). The socket, idle until then, then kicks
@@ -1401,15 +1415,7 @@ t_runtime_pm_bound() {
 	bound_zc tx || return 1
 	echo auto > $pm/control
 	link_off $NICA || return 1
-	uptime_s
-	end=$((UP + 20))
-	while :; do
-		read -r st < $pm/runtime_status
-		[ "$st" = suspended ] && break
-		uptime_s
-		[ "$UP" -lt "$end" ] || break
-		sleep 0.5
-	done
+	wait_suspended $pm
 	[ "$st" = suspended ] ||
 		{ WHY="runtime_status $st 20 s after the link went"; return 1; }
 	touch $go
@@ -1617,15 +1623,7 @@ t_failed_reinit_suspend() {
 	state="ethtool -L combined $ch1: rc $rc; $opened; $(ip -br link show dev $NICA | tr -s ' ')"
 	link_off $NICA || return 1
 	echo auto > $pm/control
-	uptime_s
-	end=$((UP + 20))
-	while :; do
-		read -r st < $pm/runtime_status
-		[ "$st" = suspended ] && break
-		uptime_s
-		[ "$UP" -lt "$end" ] || break
-		sleep 0.5
-	done
+	wait_suspended $pm
 	if [ "$st" != suspended ]; then
 		WHY="$state; runtime_status $st 20 s after the link went"
 		rtnl_alive || WHY="$WHY; RTNL held (the suspend: $(stuck_where "$(ps -eo pid=,stat=,comm= | awk '$2 ~ /^D/ && $3 ~ /^kworker/ { print $1; exit }')"))"
