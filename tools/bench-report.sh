@@ -3,13 +3,15 @@
 #
 # tools/bench-report.sh [NIC [POINTS_CSV]] - turn the guest's bench points
 # of NIC (igb, the default, or tsnep: build/guest-run/bench/points.csv or
-# build/guest-run/bench-tsnep/points.csv; benchmark,size,mode,kpps,note)
+# build/guest-run/bench-tsnep/points.csv; benchmark,size,mode,kpps,insn,
+# note)
 # into, with -NIC after "results" for a NIC other than igb:
 #   build/bench/results.csv  benchmark,size,mode,kpps (kpps empty for a
 #                            point that failed)
 #   build/bench/results.txt  the table printed here: Kpps per mode and
 #                            the ZC/copy ratio, failed points as
-#                            "n/a (reason)"
+#                            "n/a (reason)"; then, with the TCG plugin,
+#                            the kernel instructions per frame
 #   build/bench/results.png  a bar chart (gnuplot), unless no point
 #                            has a value
 
