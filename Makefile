@@ -427,26 +427,28 @@ txhang-debug: guest-debug xsk-bench guest-deps qemu
 	@XSKZC_KERNEL=$(DEBUG_KERNEL) XSKZC_MEM=$(DEBUG_MEM) \
 	$(GUEST_RUN) stress $(TXHANG_TIMEOUT) txhang,$(TXHANG_ROUNDS),$(TXHANG_SECS)
 
+# bench.sh's arguments: REPS,SECS[,BENCH or SIZE...]
+BENCH_ARGS = $(BENCH_REPS),$(BENCH_SECS)$(if $(BENCH_ONLY),$(comma)$(subst $(space),$(comma),$(strip $(BENCH_ONLY))))
+
 bench: guest xsk-bench guest-deps qemu $(if $(filter tsnep,$(BENCH_NICS)),tsnep-shim)
 	@$(DEPS) $(PKGS_BENCH)
 	@rc=0; for nic in $(BENCH_NICS); do \
 		XSKZC_INSN=$(BENCH_INSN) XSKZC_NIC=$$nic $(GUEST_RUN) bench $(BENCH_TIMEOUT) \
-			$(BENCH_REPS),$(BENCH_SECS)$(if $(BENCH_ONLY),$(comma)$(subst $(space),$(comma),$(strip $(BENCH_ONLY)))) || rc=1; \
+			$(BENCH_ARGS) || rc=1; \
 		$(REPO)/tools/bench-report.sh $$nic || rc=1; \
 	done; exit $$rc
 
 # The same benchmarks on the pristine kernel too, whose igb has its own
-# in-tree zero-copy (7.2: igb_xsk.c), in the same harness and run: both
-# tables, then ours/in-tree per point for the rate and the instructions
+# in-tree zero-copy (7.2: igb_xsk.c), in the same harness and run: each
+# run's points, then ours/in-tree per point for the rate and the instructions
 # per frame (tools/bench-peers.sh, build/bench/peers.txt). igb only for
 # now: the tsnep model's shim is built for the project's kernel.
 bench-peers: guest guest-pristine xsk-bench guest-deps qemu
-	@$(DEPS) $(PKGS_BENCH)
-	@rc=0; args='$(BENCH_REPS),$(BENCH_SECS)$(if $(BENCH_ONLY),$(comma)$(subst $(space),$(comma),$(strip $(BENCH_ONLY))))'; \
-	XSKZC_INSN=$(BENCH_INSN) $(GUEST_RUN) bench $(BENCH_TIMEOUT) "$$args" || rc=1; \
+	@rc=0; \
+	XSKZC_INSN=$(BENCH_INSN) $(GUEST_RUN) bench $(BENCH_TIMEOUT) $(BENCH_ARGS) || rc=1; \
 	XSKZC_INSN=$(BENCH_INSN) XSKZC_RUN_TAG=pristine \
 		XSKZC_KERNEL=$(BUILD)/guest-x86_64-pristine/arch/x86/boot/bzImage \
-		$(GUEST_RUN) bench $(BENCH_TIMEOUT) "$$args" || rc=1; \
+		$(GUEST_RUN) bench $(BENCH_TIMEOUT) $(BENCH_ARGS) || rc=1; \
 	$(REPO)/tools/bench-peers.sh igb || rc=1; \
 	exit $$rc
 
