@@ -1075,11 +1075,12 @@ static int zerocopy_of(int fd)
  * --insn FILE: the instructions the guest's kernel ran so far, as the TCG
  * plugin tools/qemu/xskzc-insn.c counts them over every vCPU. Its mark,
  * xchg %bx,%bx (a no-op without the plugin), makes it append
- * "SEQ KERNEL USER" to FILE, flushed, before the instruction completes;
- * FILE is on the guest's 9p share of the results directory. Returns the
- * kernel count of the last line, 0 if there is none.
+ * "SEQ KERNEL USER K0 K1..." to FILE, flushed, before the instruction
+ * completes; FILE is on the guest's 9p share of the results directory.
+ * Sets @count to the kernel count of the last line (of vCPU @cpu, or of
+ * all for -1); false if there is none.
  */
-static uint64_t insn_mark(const char *path, int cpu)
+static bool insn_mark(const char *path, int cpu, uint64_t *count)
 {
 	unsigned long long seq, kernel, user, v = 0;
 	char buf[512], *line, *p;
@@ -1093,7 +1094,7 @@ static uint64_t insn_mark(const char *path, int cpu)
 #endif
 	f = fopen(path, "r");
 	if (!f)
-		return 0;
+		return false;
 	fseek(f, 0, SEEK_END);
 	end = ftell(f);
 	fseek(f, end > (long)sizeof(buf) - 1 ? end - (long)sizeof(buf) + 1 : 0,
@@ -1106,9 +1107,11 @@ static uint64_t insn_mark(const char *path, int cpu)
 	line = strrchr(buf, '\n');
 	line = line ? line + 1 : buf;
 	if (sscanf(line, "%llu %llu %llu", &seq, &kernel, &user) != 3)
-		return 0;
-	if (cpu < 0)
-		return kernel;
+		return false;
+	if (cpu < 0) {
+		*count = kernel;
+		return true;
+	}
 	/* the kernel count of vCPU @cpu: field 4 + @cpu */
 	p = line;
 	for (i = 0; i < 3 + cpu && p; i++) {
@@ -1117,34 +1120,43 @@ static uint64_t insn_mark(const char *path, int cpu)
 			p++;
 	}
 	if (!p || sscanf(p, "%llu", &v) != 1)
-		return 0;
-	return v;
+		return false;
+	*count = v;
+	return true;
 }
 
-/* The kernel instructions since the last call (interval start) */
-static uint64_t interval_insns(const struct opts *o)
+/*
+ * The kernel instructions since the last call (the interval's start) in
+ * @d, if not NULL; false when this count or the last could not be read:
+ * no figure rather than a wrong one.
+ */
+static bool interval_insns(const struct opts *o, uint64_t *d)
 {
+	static bool have_last;
 	static uint64_t last;
-	uint64_t now, d;
+	uint64_t now = 0;
+	bool had_last = have_last;
 
 	if (!o->insn_path)
-		return 0;
-	now = insn_mark(o->insn_path, o->insn_cpu);
-	d = now - last;
+		return false;
+	have_last = insn_mark(o->insn_path, o->insn_cpu, &now);
+	if (d)
+		*d = now - last;
 	last = now;
-	return d;
+	return have_last && had_last;
 }
 
 static void print_interval(const struct opts *o, double t, double dt,
 			   uint64_t drx, uint64_t dtx, uint64_t rx, uint64_t tx)
 {
-	uint64_t insns = interval_insns(o);
+	uint64_t insns;
+	bool counted = interval_insns(o, &insns);
 
 	if (o->quiet)
 		return;
 	printf("t=%.1f rx_pps=%.0f tx_pps=%.0f rx=%" PRIu64 " tx=%" PRIu64,
 	       t, drx / dt, dtx / dt, rx, tx);
-	if (o->insn_path)
+	if (counted)
 		printf(" insn_rx=%.0f insn_tx=%.0f",
 		       drx ? (double)insns / drx : 0,
 		       dtx ? (double)insns / dtx : 0);
@@ -1207,7 +1219,7 @@ static void run_xsk(struct ctx *c)
 			last_int = t;
 			rx_int = c->rx;
 			tx_int = c->tx;
-			interval_insns(o);
+			interval_insns(o, NULL);
 		}
 		if (next && t >= next) {
 			print_interval(o, t - t0, t - last_int, c->rx - rx_int,
@@ -1302,7 +1314,7 @@ static void run_drop(struct ctx *c, struct drop_state *d)
 				next = t + o->interval;
 				last_int = t;
 				at_int = v;
-				interval_insns(o);
+				interval_insns(o, NULL);
 			}
 			c->t_last_rx = t;
 			prev = v;
