@@ -420,18 +420,20 @@ static void fake_queue_hw_stop(struct fake_queue *q)
 	}
 }
 
-static struct xsk_zc_rx_ring *fake_op_rx_ring(struct net_device *dev, u32 qid)
+static void fake_op_queue(struct net_device *dev, u32 qid,
+			  struct xsk_zc_queue_info *qi)
 {
 	struct fake_nic *nic = fake_nic_of(dev);
+	struct fake_queue *q = &nic->q[qid];
 
-	return nic->rings_gone ? NULL : &nic->q[qid].zrx;
-}
-
-static struct xsk_zc_tx_ring *fake_op_tx_ring(struct net_device *dev, u32 qid)
-{
-	struct fake_nic *nic = fake_nic_of(dev);
-
-	return nic->rings_gone ? NULL : &nic->q[qid].ztx;
+	if (nic->rings_gone)
+		return;
+	qi->rx = &q->zrx;
+	qi->tx = &q->ztx;
+	qi->rx_napi = &q->rx_napi;
+	qi->tx_napi = nic->one_napi ? &q->rx_napi : &q->tx_napi;
+	if (nic->dma_stopped)
+		qi->running = false;
 }
 
 static int fake_op_prepare(struct net_device *dev, u32 qid,
@@ -470,26 +472,13 @@ static void fake_op_queue_start(struct net_device *dev, u32 qid)
 	fake_queue_hw_start(q);
 }
 
-static struct napi_struct *fake_op_napi(struct net_device *dev, u32 qid,
-					bool tx)
-{
-	struct fake_nic *nic = fake_nic_of(dev);
-	struct fake_queue *q = &nic->q[qid];
-
-	if (nic->rings_gone)
-		return NULL;
-	return tx && !nic->one_napi ? &q->tx_napi : &q->rx_napi;
-}
-
 const struct xsk_zc_ops fake_ops = {
 	.frame_overhead = ETH_HLEN + 2 * VLAN_HLEN,
 	.max_segs = FAKE_MAX_SEGS,
-	.rx_ring = fake_op_rx_ring,
-	.tx_ring = fake_op_tx_ring,
+	.queue = fake_op_queue,
 	.prepare = fake_op_prepare,
 	.queue_stop = fake_op_queue_stop,
 	.queue_start = fake_op_queue_start,
-	.napi = fake_op_napi,
 };
 
 /* The interrupt it raises runs NAPI, as igb's EICS write does. */
@@ -506,12 +495,10 @@ static void fake_op_irq_raise(struct net_device *dev, u32 qid,
 const struct xsk_zc_ops fake_irq_ops = {
 	.frame_overhead = ETH_HLEN + 2 * VLAN_HLEN,
 	.max_segs = FAKE_MAX_SEGS,
-	.rx_ring = fake_op_rx_ring,
-	.tx_ring = fake_op_tx_ring,
+	.queue = fake_op_queue,
 	.prepare = fake_op_prepare,
 	.queue_stop = fake_op_queue_stop,
 	.queue_start = fake_op_queue_start,
-	.napi = fake_op_napi,
 	.irq_raise = fake_op_irq_raise,
 };
 

@@ -114,6 +114,10 @@ struct fake_nic {
 	 */
 	bool rings_gone;
 	bool one_napi;		/* one NAPI instance per queue, RX and TX */
+	/* As a port whose DMA channels no port runs, or igb after a failed
+	 * open: the netdev runs, the queues do not.
+	 */
+	bool dma_stopped;
 	u32 calls_without_rings;	/* queue_stop/start on freed rings */
 	u32 runtime_suspends;
 	u32 runtime_resumes;

@@ -217,14 +217,11 @@ static void setup_on_zero_copy_queue_fails_with_ebusy(struct kunit *test)
 /* Two switch ports whose queues are the rings of one NIC */
 static struct fake_nic *ring_owner;
 
-static struct xsk_zc_rx_ring *owner_rx_ring(struct net_device *dev, u32 qid)
+/* A port's queue is the owner's: its rings and NAPI instances */
+static void owner_queue(struct net_device *dev, u32 qid,
+			struct xsk_zc_queue_info *qi)
 {
-	return &ring_owner->q[qid].zrx;
-}
-
-static struct xsk_zc_tx_ring *owner_tx_ring(struct net_device *dev, u32 qid)
-{
-	return &ring_owner->q[qid].ztx;
+	fake_ops.queue(ring_owner->netdev, qid, qi);
 }
 
 static struct xsk_zc_ops port_ops;
@@ -235,8 +232,7 @@ static void setup_on_a_ring_another_netdev_holds_fails_with_ebusy(struct kunit *
 	struct fake_xsk *x = up_nic_and_socket(test, &ring_owner);
 
 	port_ops = fake_ops;
-	port_ops.rx_ring = owner_rx_ring;
-	port_ops.tx_ring = owner_tx_ring;
+	port_ops.queue = owner_queue;
 	port = fake_nic_create(test, &port_ops);
 	fake_nic_set_up(test, port, true);
 	KUNIT_ASSERT_EQ(test, fake_xsk_bind(x, ring_owner, &zc_q1), 0);
@@ -398,6 +394,24 @@ static void wakeup_on_a_detached_netdev_fails_with_enetdown(struct kunit *test)
 			-ENETDOWN);
 	KUNIT_EXPECT_EQ(test, nic->q[1].rx_napi_polls, polls);
 	netif_device_attach(nic->netdev);
+}
+
+/* A port whose shared DMA channels no port runs, or igb after a failed
+ * open: NAPI is off, a poll scheduled now would never run.
+ */
+static void wakeup_on_a_queue_whose_dma_is_stopped_fails_with_enetdown(struct kunit *test)
+{
+	struct fake_nic *nic;
+	struct fake_xsk *x = up_nic_and_socket(test, &nic);
+	u32 polls;
+
+	KUNIT_ASSERT_EQ(test, fake_xsk_bind(x, nic, &zc_q1), 0);
+	polls = nic->q[1].rx_napi_polls;
+	nic->dma_stopped = true;
+	KUNIT_EXPECT_EQ(test, xsk_zc_wakeup(&nic->zc, 1, XDP_WAKEUP_RX |
+					    XDP_WAKEUP_TX), -ENETDOWN);
+	KUNIT_EXPECT_EQ(test, nic->q[1].rx_napi_polls, polls);
+	nic->dma_stopped = false;
 }
 
 static void setup_on_a_detached_netdev_leaves_its_queues_alone(struct kunit *test)
@@ -750,19 +764,12 @@ static void any_zc_is_true_only_while_a_queue_is_bound(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, xsk_zc_any_zc(&nic->zc));
 }
 
-static bool dma_not_running(struct net_device *dev, u32 qid)
-{
-	return false;
-}
-
 static void setup_leaves_a_queue_whose_dma_is_stopped_alone(struct kunit *test)
 {
-	struct xsk_zc_ops *shared_dma = ops_copy(test);
 	struct fake_nic *nic;
-	struct fake_xsk *x;
+	struct fake_xsk *x = up_nic_and_socket(test, &nic);
 
-	shared_dma->queue_running = dma_not_running;
-	x = up_nic_with(test, shared_dma, &nic);
+	nic->dma_stopped = true;
 	KUNIT_ASSERT_EQ(test, fake_xsk_bind(x, nic, &zc_q1), 0);
 	KUNIT_EXPECT_EQ(test, nic->q[1].stops + nic->q[1].starts, 0);
 	KUNIT_EXPECT_EQ(test, nic->q[1].rx_napi_polls, 0);
@@ -778,7 +785,7 @@ static void dev_init_rejects_incomplete_ops(struct kunit *test)
 	ops.queue_stop = NULL;
 	KUNIT_EXPECT_EQ(test, xsk_zc_dev_init(&zc, NULL, NULL, &ops, 4), -EINVAL);
 	ops = fake_ops;
-	ops.rx_ring = NULL;
+	ops.queue = NULL;
 	KUNIT_EXPECT_EQ(test, xsk_zc_dev_init(&zc, NULL, NULL, &ops, 4), -EINVAL);
 	ops = fake_ops;
 	KUNIT_EXPECT_EQ(test, xsk_zc_dev_init(&zc, NULL, NULL, &ops, 0), -EINVAL);
@@ -1000,6 +1007,7 @@ static struct kunit_case xsk_zc_pool_cases[] = {
 	KUNIT_CASE(reattach_leaves_a_queue_without_rings_bound),
 	KUNIT_CASE(wakeup_on_a_queue_without_rings_fails_with_enetdown),
 	KUNIT_CASE(wakeup_on_a_detached_netdev_fails_with_enetdown),
+	KUNIT_CASE(wakeup_on_a_queue_whose_dma_is_stopped_fails_with_enetdown),
 	KUNIT_CASE(setup_on_a_detached_netdev_leaves_its_queues_alone),
 	KUNIT_CASE(teardown_on_a_runtime_suspended_netdev_resumes_it_first),
 	KUNIT_CASE(setup_on_a_runtime_suspended_netdev_resumes_it_first),

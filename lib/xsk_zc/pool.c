@@ -42,8 +42,8 @@ int xsk_zc_dev_init(struct xsk_zc_dev *zc, struct net_device *netdev,
 		    struct device *dma_dev, const struct xsk_zc_ops *ops,
 		    u32 max_queues)
 {
-	if (!ops->queue_stop || !ops->queue_start || !ops->napi ||
-	    !ops->rx_ring || !ops->tx_ring || !max_queues)
+	if (!ops->queue || !ops->queue_stop || !ops->queue_start ||
+	    !max_queues)
 		return -EINVAL;
 
 	zc->queues = kcalloc(max_queues, sizeof(*zc->queues), GFP_KERNEL);
@@ -135,14 +135,22 @@ static bool xsk_zc_qid_valid(struct xsk_zc_dev *zc, u32 qid)
 	       qid < dev->real_num_tx_queues;
 }
 
-/* Checks that @qid can take @pool; on success *@rxp and *@txp are its
- * rings.
+/* What the driver says of @qid now: its rings and NAPI instances, and
+ * whether its DMA runs.
  */
-static int xsk_zc_validate(struct xsk_zc_dev *zc, struct xsk_buff_pool *pool,
-			   u32 qid, struct xsk_zc_rx_ring **rxp,
-			   struct xsk_zc_tx_ring **txp)
+static void xsk_zc_queue_get(struct xsk_zc_dev *zc, u32 qid,
+			     struct xsk_zc_queue_info *qi)
 {
-	const struct xsk_zc_ops *ops = zc->ops;
+	*qi = (struct xsk_zc_queue_info){
+		.running = netif_running(zc->netdev),
+	};
+	zc->ops->queue(zc->netdev, qid, qi);
+}
+
+/* Checks that @qid can take @pool; on success @qi describes the queue. */
+static int xsk_zc_validate(struct xsk_zc_dev *zc, struct xsk_buff_pool *pool,
+			   u32 qid, struct xsk_zc_queue_info *qi)
+{
 	struct net_device *dev = zc->netdev;
 	struct xsk_zc_rx_ring *rx;
 	struct xsk_zc_tx_ring *tx;
@@ -153,8 +161,9 @@ static int xsk_zc_validate(struct xsk_zc_dev *zc, struct xsk_buff_pool *pool,
 	if (xsk_zc_queue_is_zc(zc, qid))
 		return xsk_zc_reject(zc, -EBUSY,
 				     "queue already has a zero-copy pool");
-	rx = ops->rx_ring(dev, qid);
-	tx = ops->tx_ring(dev, qid);
+	xsk_zc_queue_get(zc, qid, qi);
+	rx = qi->rx;
+	tx = qi->tx;
 	if (!rx || !tx)
 		return xsk_zc_reject(zc, -ENETDOWN,
 				     "queue has no rings now");
@@ -171,22 +180,19 @@ static int xsk_zc_validate(struct xsk_zc_dev *zc, struct xsk_buff_pool *pool,
 	if (!xsk_zc_frame_fits(zc, pool, dev->mtu))
 		return xsk_zc_reject(zc, -EINVAL,
 				     "XSK frame too small for the MTU");
-	*rxp = rx;
-	*txp = tx;
 	return 0;
 }
 
-/* Whether setup must stop and restart the queue. A detached netdev
- * (suspended, or being reset) has no running DMA, whatever
- * netif_running() says.
+/* Whether the queue's DMA runs, so that setup must stop and restart it.
+ * Rings that are gone (a reset shrank the queues) do not run, and a
+ * detached netdev (suspended, or being reset) has no running DMA,
+ * whatever the driver says.
  */
-static bool xsk_zc_queue_running(struct xsk_zc_dev *zc, u32 qid)
+static bool xsk_zc_queue_running(struct xsk_zc_dev *zc,
+				 const struct xsk_zc_queue_info *qi)
 {
-	if (!netif_device_present(zc->netdev))
-		return false;
-	if (zc->ops->queue_running)
-		return zc->ops->queue_running(zc->netdev, qid);
-	return netif_running(zc->netdev);
+	return qi->rx && qi->tx && qi->running &&
+	       netif_device_present(zc->netdev);
 }
 
 /* Whether @napi's interrupt (netif_napi_set_irq()) is delivered to this
@@ -223,36 +229,26 @@ static void xsk_zc_kick_napi(struct xsk_zc_dev *zc, u32 qid,
 	local_bh_enable();
 }
 
-/* Returns -ENETDOWN, and kicks nothing, when the queue has no NAPI now
- * (its rings are gone).
- */
-static int xsk_zc_kick(struct xsk_zc_dev *zc, u32 qid, u32 flags)
+static void xsk_zc_kick(struct xsk_zc_dev *zc, u32 qid,
+			const struct xsk_zc_queue_info *qi, u32 flags)
 {
-	const struct xsk_zc_ops *ops = zc->ops;
-	struct napi_struct *rx_napi, *tx_napi;
-
-	rx_napi = ops->napi(zc->netdev, qid, false);
-	tx_napi = ops->napi(zc->netdev, qid, true);
-	if (!rx_napi || !tx_napi)
-		return -ENETDOWN;
-
 	if (flags & XDP_WAKEUP_RX)
-		xsk_zc_kick_napi(zc, qid, rx_napi);
+		xsk_zc_kick_napi(zc, qid, qi->rx_napi);
 	if ((flags & XDP_WAKEUP_TX) &&
-	    (tx_napi != rx_napi || !(flags & XDP_WAKEUP_RX)))
-		xsk_zc_kick_napi(zc, qid, tx_napi);
-	return 0;
+	    (qi->tx_napi != qi->rx_napi || !(flags & XDP_WAKEUP_RX)))
+		xsk_zc_kick_napi(zc, qid, qi->tx_napi);
 }
 
-/* The NAPI instance serving the queue's TX, for its RX ring's busy polls:
- * NULL when the RX one serves TX too.
+/* Gives @rx its pool and what its polls need of the queue: the NAPI
+ * instance serving its TX, for busy polls, NULL when its own does.
  */
-static struct napi_struct *xsk_zc_other_tx_napi(struct xsk_zc_dev *zc, u32 qid)
+static void xsk_zc_rx_attach(struct xsk_zc_rx_ring *rx,
+			     struct xsk_buff_pool *pool,
+			     const struct xsk_zc_queue_info *qi)
 {
-	struct napi_struct *rx_napi = zc->ops->napi(zc->netdev, qid, false);
-	struct napi_struct *tx_napi = zc->ops->napi(zc->netdev, qid, true);
-
-	return rx_napi && tx_napi != rx_napi ? tx_napi : NULL;
+	rx->napi = qi->rx_napi;
+	rx->tx_napi = qi->tx_napi != qi->rx_napi ? qi->tx_napi : NULL;
+	WRITE_ONCE(rx->pool, pool);
 }
 
 static int xsk_zc_pool_enable(struct xsk_zc_dev *zc, struct xsk_buff_pool *pool,
@@ -260,15 +256,18 @@ static int xsk_zc_pool_enable(struct xsk_zc_dev *zc, struct xsk_buff_pool *pool,
 {
 	const struct xsk_zc_ops *ops = zc->ops;
 	struct net_device *dev = zc->netdev;
+	struct xsk_zc_queue_info qi;
 	struct xsk_zc_rx_ring *rx;
 	struct xsk_zc_tx_ring *tx;
 	struct xdp_buff **bufs;
 	bool running;
 	int err;
 
-	err = xsk_zc_validate(zc, pool, qid, &rx, &tx);
+	err = xsk_zc_validate(zc, pool, qid, &qi);
 	if (err)
 		return err;
+	rx = qi.rx;
+	tx = qi.tx;
 
 	bufs = kvcalloc(rx->count, sizeof(*bufs), GFP_KERNEL);
 	if (!bufs)
@@ -297,14 +296,12 @@ static int xsk_zc_pool_enable(struct xsk_zc_dev *zc, struct xsk_buff_pool *pool,
 		xsk_pool_set_rxq_info(pool, rx->xdp_rxq);
 
 	/* Nothing below may fail. */
-	running = xsk_zc_queue_running(zc, qid);
+	running = xsk_zc_queue_running(zc, &qi);
 	if (running)
 		ops->queue_stop(dev, qid);
 
 	rx->bufs = bufs;
-	rx->napi = ops->napi(dev, qid, false);
-	rx->tx_napi = xsk_zc_other_tx_napi(zc, qid);
-	WRITE_ONCE(rx->pool, pool);
+	xsk_zc_rx_attach(rx, pool, &qi);
 	tx->in_flight = 0;
 	tx->rx = rx;
 	WRITE_ONCE(tx->pool, pool);
@@ -317,7 +314,7 @@ static int xsk_zc_pool_enable(struct xsk_zc_dev *zc, struct xsk_buff_pool *pool,
 		/* The ring may be empty, and an empty ring raises no
 		 * interrupt: run NAPI once so it fills the ring.
 		 */
-		xsk_zc_kick(zc, qid, XDP_WAKEUP_RX);
+		xsk_zc_kick(zc, qid, &qi, XDP_WAKEUP_RX);
 	}
 	return 0;
 }
@@ -326,6 +323,7 @@ static int xsk_zc_pool_disable(struct xsk_zc_dev *zc, u32 qid)
 {
 	const struct xsk_zc_ops *ops = zc->ops;
 	struct net_device *dev = zc->netdev;
+	struct xsk_zc_queue_info qi;
 	struct xsk_zc_rx_ring *rx;
 	struct xsk_zc_tx_ring *tx;
 	struct xsk_buff_pool *pool;
@@ -336,14 +334,15 @@ static int xsk_zc_pool_disable(struct xsk_zc_dev *zc, u32 qid)
 		return xsk_zc_reject(zc, -EINVAL,
 				     "queue has no zero-copy pool");
 
-	rx = ops->rx_ring(dev, qid);
-	tx = ops->tx_ring(dev, qid);
+	xsk_zc_queue_get(zc, qid, &qi);
+	rx = qi.rx;
+	tx = qi.tx;
 	pool = zc->queues[qid].pool;
 
 	/* Rings that are gone (a reset shrank the queues) cannot be stopped:
 	 * the driver returned their buffers and frames when it freed them.
 	 */
-	running = rx && tx && xsk_zc_queue_running(zc, qid);
+	running = xsk_zc_queue_running(zc, &qi);
 	if (running)
 		ops->queue_stop(dev, qid);
 	/* A wakeup or a busy poll on another CPU may still see the pool. */
@@ -397,8 +396,8 @@ static int xsk_zc_pool_disable(struct xsk_zc_dev *zc, u32 qid)
  * It holds a runtime PM reference on the netdev's parent device
  * throughout, as a driver's own close does: a driver whose runtime
  * suspend frees the rings gets them back (xsk_zc_rings_reattach()) before
- * the library looks at them, and cannot suspend under it. A queue whose
- * ``ops->rx_ring`` or ``ops->tx_ring`` is NULL even so has no rings now:
+ * the library looks at them, and cannot suspend under it. A queue that
+ * ``ops->queue`` describes without its rings even so has none now:
  * attaching fails, detaching only clears the pool.
  *
  * Context: process context under RTNL, may sleep.
@@ -451,8 +450,7 @@ EXPORT_SYMBOL_NS_GPL(xsk_zc_pool_setup, "XSK_ZC");
  */
 void xsk_zc_rings_reattach(struct xsk_zc_dev *zc)
 {
-	const struct xsk_zc_ops *ops = zc->ops;
-	struct net_device *dev = zc->netdev;
+	struct xsk_zc_queue_info qi;
 	struct xsk_buff_pool *pool;
 	struct xsk_zc_rx_ring *rx;
 	struct xsk_zc_tx_ring *tx;
@@ -465,7 +463,9 @@ void xsk_zc_rings_reattach(struct xsk_zc_dev *zc)
 		pool = zc->queues[qid].pool;
 		if (!pool)
 			continue;
-		rx = ops->rx_ring(dev, qid);
+		xsk_zc_queue_get(zc, qid, &qi);
+		rx = qi.rx;
+		tx = qi.tx;
 		/* the driver must not resize a zero-copy ring */
 		if (rx && !rx->pool &&
 		    !WARN_ON_ONCE(rx->count != zc->queues[qid].rx_count)) {
@@ -473,11 +473,8 @@ void xsk_zc_rings_reattach(struct xsk_zc_dev *zc)
 			memset(rx->bufs, 0, rx->count * sizeof(*rx->bufs));
 			if (rx->xdp_rxq)
 				xsk_pool_set_rxq_info(pool, rx->xdp_rxq);
-			rx->napi = ops->napi(dev, qid, false);
-			rx->tx_napi = xsk_zc_other_tx_napi(zc, qid);
-			WRITE_ONCE(rx->pool, pool);
+			xsk_zc_rx_attach(rx, pool, &qi);
 		}
-		tx = ops->tx_ring(dev, qid);
 		if (tx && !tx->pool) {
 			tx->in_flight = 0;
 			WRITE_ONCE(tx->pool, pool);
@@ -524,12 +521,14 @@ EXPORT_SYMBOL_NS_GPL(xsk_zc_check_mtu, "XSK_ZC");
  * Context: any context user space calls it from (under rcu_read_lock()
  * in the core), never sleeps.
  * Return: 0, -ENETDOWN when the netdev is down or detached (suspended,
- * being reset) or the queue has no rings now, -ENXIO when the queue has
+ * being reset), or the queue has no rings now or its driver says its DMA
+ * does not run (&xsk_zc_queue_info.running), -ENXIO when the queue has
  * no pool, -EINVAL for a queue id beyond the device's queues.
  */
 int xsk_zc_wakeup(struct xsk_zc_dev *zc, u32 qid, u32 flags)
 {
 	struct net_device *dev = zc->netdev;
+	struct xsk_zc_queue_info qi;
 
 	if (!netif_running(dev) || !netif_device_present(dev))
 		return -ENETDOWN;
@@ -537,8 +536,12 @@ int xsk_zc_wakeup(struct xsk_zc_dev *zc, u32 qid, u32 flags)
 		return -EINVAL;
 	if (!xsk_zc_queue_is_zc(zc, qid))
 		return -ENXIO;
+	xsk_zc_queue_get(zc, qid, &qi);
+	if (!xsk_zc_queue_running(zc, &qi) || !qi.rx_napi || !qi.tx_napi)
+		return -ENETDOWN;
 
-	return xsk_zc_kick(zc, qid, flags);
+	xsk_zc_kick(zc, qid, &qi, flags);
+	return 0;
 }
 EXPORT_SYMBOL_NS_GPL(xsk_zc_wakeup, "XSK_ZC");
 

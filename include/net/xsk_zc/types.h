@@ -156,6 +156,29 @@ struct xsk_zc_tx_ring {
 };
 
 /**
+ * struct xsk_zc_queue_info - a queue as its driver describes it now
+ * @rx: its RX ring; NULL while the queue has no rings (freed by a
+ *	suspend or a reset, or beyond the current queue count)
+ * @tx: its TX ring; NULL while the queue has no rings
+ * @rx_napi: the NAPI instance serving @rx, given with it
+ * @tx_napi: the NAPI instance serving @tx, given with it; @rx_napi when
+ *	one serves both
+ * @running: whether the queue's DMA runs, so that a pool change must stop
+ *	and restart it. Preset to netif_running(): drivers whose DMA
+ *	channels several netdevs share need their own answer, and so do
+ *	drivers whose open can fail and leave NAPI disabled on a running
+ *	netdev. Not read while the netdev is detached or the queue has no
+ *	rings.
+ */
+struct xsk_zc_queue_info {
+	struct xsk_zc_rx_ring *rx;
+	struct xsk_zc_tx_ring *tx;
+	struct napi_struct *rx_napi;
+	struct napi_struct *tx_napi;
+	bool running;
+};
+
+/**
  * struct xsk_zc_ops - per-driver slow-path operations
  * @frame_overhead: bytes a received frame needs beyond the MTU: Ethernet
  *	header, VLAN tags, FCS or inline metadata the NIC writes
@@ -170,9 +193,11 @@ struct xsk_zc_tx_ring {
  *	at @mtu, for NICs that size buffers in coarse steps. Without it,
  *	the pool's RX frame size. Setup and xsk_zc_check_mtu() require it
  *	to hold @mtu + @frame_overhead.
- * @rx_ring: the RX ring of a queue; NULL while the queue has no rings
- *	(freed by a suspend or a reset, or beyond the current queue count)
- * @tx_ring: the TX ring of a queue; NULL while the queue has no rings
+ * @queue: describe queue @qid as it is now in @qi, which the library
+ *	zeroed but for &xsk_zc_queue_info.running. Called from wakeups
+ *	without RTNL, under rcu_read_lock(): it must not sleep, and the
+ *	driver frees what it returns after an RCU grace period (igb's
+ *	kfree_rcu() of its q_vectors)
  * @prepare: optional; check that the queue can take @pool and describe
  *	its rings for it. Runs before the queue is stopped, the last step of
  *	a setup that may fail (after the buffer array, sized from the RX
@@ -185,21 +210,11 @@ struct xsk_zc_tx_ring {
  *	not), enable NAPI and the hardware; must not fail, so it allocates
  *	nothing: page mode's buffers stay with the ring while it is
  *	zero-copy, to be posted again when it leaves zero-copy.
- * @napi: the NAPI instance serving RX (@tx false) or TX of a queue; NULL
- *	while the queue has no rings. Called from wakeups without RTNL,
- *	under rcu_read_lock(): the driver frees what it returns after an
- *	RCU grace period (igb's kfree_rcu() of its q_vectors)
  * @irq_raise: optional; raise the interrupt of @napi, so that a wakeup
  *	runs NAPI on the CPU of the interrupt, not on the caller's. Called
  *	with BHs off, only when the caller is on another CPU than the one
  *	the interrupt goes to: the driver sets @napi's irq with
  *	netif_napi_set_irq() (else it is called for every wakeup)
- * @queue_running: optional; whether the queue's DMA runs, so setup must
- *	stop and restart it. Without it, netif_running(): drivers whose DMA
- *	channels are shared by several netdevs need their own answer, and
- *	so do drivers whose open can fail and leave NAPI disabled on a
- *	running netdev. Never asked while the netdev is detached or the
- *	queue has no rings.
  */
 struct xsk_zc_ops {
 	u32 frame_overhead;
@@ -207,16 +222,14 @@ struct xsk_zc_ops {
 
 	u32 (*rx_buf_len)(struct net_device *dev, struct xsk_buff_pool *pool,
 			  unsigned int mtu);
-	struct xsk_zc_rx_ring *(*rx_ring)(struct net_device *dev, u32 qid);
-	struct xsk_zc_tx_ring *(*tx_ring)(struct net_device *dev, u32 qid);
+	void (*queue)(struct net_device *dev, u32 qid,
+		      struct xsk_zc_queue_info *qi);
 	int (*prepare)(struct net_device *dev, u32 qid,
 		       struct xsk_buff_pool *pool);
 	void (*queue_stop)(struct net_device *dev, u32 qid);
 	void (*queue_start)(struct net_device *dev, u32 qid);
-	struct napi_struct *(*napi)(struct net_device *dev, u32 qid, bool tx);
 	void (*irq_raise)(struct net_device *dev, u32 qid,
 			  struct napi_struct *napi);
-	bool (*queue_running)(struct net_device *dev, u32 qid);
 };
 
 /**

@@ -470,18 +470,6 @@ static void am65_cpsw_xsk_queue_start(struct net_device *ndev, u32 qid)
 			     ALE_PORT_STATE_FORWARD);
 }
 
-static struct xsk_zc_rx_ring *am65_cpsw_xsk_rx_ring(struct net_device *ndev,
-						    u32 qid)
-{
-	return &am65_ndev_to_common(ndev)->rx_chns.flows[qid].zrx;
-}
-
-static struct xsk_zc_tx_ring *am65_cpsw_xsk_tx_ring(struct net_device *ndev,
-						    u32 qid)
-{
-	return &am65_ndev_to_common(ndev)->tx_chns[qid].ztx;
-}
-
 /* The core maps the UMEM once, for the RX channel's DMA device, and TX
  * sends from the same addresses. On PKTDMA each channel has a DMA device
  * of its own, which k3-udma-glue registers under the UDMA controller and
@@ -545,29 +533,26 @@ static int am65_cpsw_xsk_prepare(struct net_device *ndev, u32 qid,
 	return 0;
 }
 
-static struct napi_struct *am65_cpsw_xsk_napi(struct net_device *ndev,
-					      u32 qid, bool tx)
+/* A port's queue is the RX flow and TX channel of the common DMA, which
+ * run while any port is up.
+ */
+static void am65_cpsw_xsk_queue(struct net_device *ndev, u32 qid,
+				struct xsk_zc_queue_info *qi)
 {
 	struct am65_cpsw_common *common = am65_ndev_to_common(ndev);
 
-	return tx ? &common->tx_chns[qid].napi_tx :
-		    &common->rx_chns.flows[qid].napi_rx;
-}
-
-/* The DMA channels run while any port is up. */
-static bool am65_cpsw_xsk_queue_running(struct net_device *ndev, u32 qid)
-{
-	return am65_ndev_to_common(ndev)->usage_count;
+	qi->rx = &common->rx_chns.flows[qid].zrx;
+	qi->tx = &common->tx_chns[qid].ztx;
+	qi->rx_napi = &common->rx_chns.flows[qid].napi_rx;
+	qi->tx_napi = &common->tx_chns[qid].napi_tx;
+	qi->running = common->usage_count;
 }
 
 static const struct xsk_zc_ops am65_cpsw_xsk_ops = {
-	.rx_ring = am65_cpsw_xsk_rx_ring,
-	.tx_ring = am65_cpsw_xsk_tx_ring,
+	.queue = am65_cpsw_xsk_queue,
 	.prepare = am65_cpsw_xsk_prepare,
 	.queue_stop = am65_cpsw_xsk_queue_stop,
 	.queue_start = am65_cpsw_xsk_queue_start,
-	.napi = am65_cpsw_xsk_napi,
-	.queue_running = am65_cpsw_xsk_queue_running,
 };
 
 int am65_cpsw_xsk_init(struct am65_cpsw_port *port)

@@ -614,35 +614,34 @@ static u32 igb_xsk_rx_buf_len(struct net_device *dev,
 	return len;
 }
 
-/* The rings of a queue, or NULL while it has none: igb frees them with
- * its queue vectors (runtime suspend, SR-IOV reinit, the MSI fallback of
+/* The rings of a queue, none while it has none: igb frees them with its
+ * queue vectors (runtime suspend, SR-IOV reinit, the MSI fallback of
  * open) and the queue count of the next interrupt scheme may be lower.
- * The library then treats the queue as one without rings. ndo_xsk_wakeup
- * calls in under RCU only: the vectors are freed after a grace period.
+ * ndo_xsk_wakeup calls in under RCU only: the vectors are freed after a
+ * grace period. A netdev that still runs after a failed open (queue or
+ * SR-IOV reinit) has its NAPI disabled and no descriptor rings: its
+ * queues do not run, igb_open() starts them with the pool.
  */
-static struct igb_ring *igb_xsk_ring(struct net_device *dev, u32 qid, bool tx)
+static void igb_xsk_queue(struct net_device *dev, u32 qid,
+			  struct xsk_zc_queue_info *qi)
 {
 	struct igb_adapter *adapter = netdev_priv(dev);
+	struct igb_ring *rx = NULL, *tx = NULL;
 
-	if (tx)
-		return qid < READ_ONCE(adapter->num_tx_queues) ?
-		       READ_ONCE(adapter->tx_ring[qid]) : NULL;
-	return qid < READ_ONCE(adapter->num_rx_queues) ?
-	       READ_ONCE(adapter->rx_ring[qid]) : NULL;
-}
-
-static struct xsk_zc_rx_ring *igb_xsk_rx_ring(struct net_device *dev, u32 qid)
-{
-	struct igb_ring *ring = igb_xsk_ring(dev, qid, false);
-
-	return ring ? &ring->zrx : NULL;
-}
-
-static struct xsk_zc_tx_ring *igb_xsk_tx_ring(struct net_device *dev, u32 qid)
-{
-	struct igb_ring *ring = igb_xsk_ring(dev, qid, true);
-
-	return ring ? &ring->ztx : NULL;
+	if (qid < READ_ONCE(adapter->num_rx_queues))
+		rx = READ_ONCE(adapter->rx_ring[qid]);
+	if (qid < READ_ONCE(adapter->num_tx_queues))
+		tx = READ_ONCE(adapter->tx_ring[qid]);
+	if (rx) {
+		qi->rx = &rx->zrx;
+		qi->rx_napi = &rx->q_vector->napi;
+	}
+	if (tx) {
+		qi->tx = &tx->ztx;
+		qi->tx_napi = &tx->q_vector->napi;
+	}
+	if (test_bit(__IGB_DOWN, &adapter->state))
+		qi->running = false;
 }
 
 /* igb_down() for one queue pair: NAPI, then the stack, then the DMA */
@@ -710,28 +709,6 @@ static void igb_xsk_queue_start(struct net_device *dev, u32 qid)
 	local_bh_enable();
 }
 
-static struct napi_struct *igb_xsk_napi(struct net_device *dev, u32 qid,
-					bool tx)
-{
-	struct igb_ring *ring = igb_xsk_ring(dev, qid, tx);
-
-	return ring ? &ring->q_vector->napi : NULL;
-}
-
-/* Whether the queue pair must be stopped for a pool change. A netdev that
- * still runs after a failed open (queue or SR-IOV reinit) has its NAPI
- * disabled and no descriptor rings: queue_stop would wait in
- * napi_disable() forever. igb_open() then starts the ring with the pool.
- * The library asks only while the netdev is present and the queue has its
- * rings (the ops above return NULL for a queue beyond an MSI fallback).
- */
-static bool igb_xsk_queue_running(struct net_device *dev, u32 qid)
-{
-	struct igb_adapter *adapter = netdev_priv(dev);
-
-	return netif_running(dev) && !test_bit(__IGB_DOWN, &adapter->state);
-}
-
 /* A software interrupt runs NAPI on the CPU the queue's vector is on */
 static void igb_xsk_irq_raise(struct net_device *dev, u32 qid,
 			      struct napi_struct *napi)
@@ -757,21 +734,15 @@ const struct xsk_zc_ops igb_xsk_ops = {
 	.frame_overhead = IGB_ETH_PKT_HDR_PAD,
 	.max_segs = IGB_XSK_MAX_SEGS,
 	.rx_buf_len = igb_xsk_rx_buf_len,
-	.rx_ring = igb_xsk_rx_ring,
-	.tx_ring = igb_xsk_tx_ring,
+	.queue = igb_xsk_queue,
 	.queue_stop = igb_xsk_queue_stop,
 	.queue_start = igb_xsk_queue_start,
-	.napi = igb_xsk_napi,
 	.irq_raise = igb_xsk_irq_raise,
-	.queue_running = igb_xsk_queue_running,
 };
 
 int igb_xsk_wakeup(struct net_device *dev, u32 qid, u32 flags)
 {
 	struct igb_adapter *adapter = netdev_priv(dev);
 
-	/* down, resetting or suspended: NAPI is off, the vectors may be gone */
-	if (test_bit(__IGB_DOWN, &adapter->state))
-		return -ENETDOWN;
 	return xsk_zc_wakeup(&adapter->xsk_zc, qid, flags);
 }
