@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
 #
-# tools/guest/bench.sh [REPS] [SECS] [BENCH|SIZE...] - guest job for
+# tools/guest/bench.sh [REPS] [SECS] [BENCH|MODE|SIZE...] - guest job for
 # "make bench".
 #
 # Measures, on the guest's two NICs (igb, or tsnep with XSKZC_NIC=tsnep),
@@ -14,8 +14,9 @@
 # them; a NIC that refuses that MTU gets those points as n/a. Each point
 # is REPS (default 3) back-to-back intervals of SECS (default 10) seconds
 # in one run, the point's value is their median. BENCH... (drop, rxdrop,
-# txonly, l2fwd, xdptx) measures those benchmarks only, SIZE... those
-# sizes only. Writes results/points.csv
+# txonly, l2fwd, xdptx) measures those benchmarks only, MODE... (skb,
+# copy, zc, xdp-drop: drop's one mode) those modes only, SIZE... those
+# sizes only: "rxdrop zc 64" is one point. Writes results/points.csv
 # (benchmark,size,mode,kpps,insn,note; kpps empty for a failed point,
 # with the reason in note; insn, the guest kernel's instructions per
 # frame, median of the intervals, only with the TCG plugin) and one
@@ -38,9 +39,11 @@ REPS=${1:-3}
 SECS=${2:-10}
 [ $# -lt 2 ] || shift 2
 ONLY=
+MODES=
 SIZES=
 for w in "$@"; do
 	case $w in
+	skb|copy|zc|xdp-drop) MODES="$MODES $w" ;;
 	*[!0-9]*) ONLY="$ONLY $w" ;;
 	*) SIZES="$SIZES $w" ;;
 	esac
@@ -112,6 +115,7 @@ rx_packets() {
 # point BENCH SIZE MODE
 point() {
 	case " ${ONLY:-$1} " in *" $1 "*) ;; *) return 0 ;; esac
+	case " ${MODES:-$3} " in *" $3 "*) ;; *) return 0 ;; esac
 	if [ -n "$SKIP" ]; then
 		echo "$1,$2,$3,,,$SKIP" >> "$CSV"
 		return 0
