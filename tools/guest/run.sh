@@ -62,6 +62,8 @@ esac
 
 die() { echo "guest: error: $*" >&2; exit 2; }
 
+[ "${XSKZC_PROFILE:-0}" != 1 ] || [ "${XSKZC_INSN:-0}" = 1 ] ||
+	die "XSKZC_PROFILE=1 needs XSKZC_INSN=1 (make bench: BENCH_INSN=1)"
 [ -f "$KERNEL" ] || die "no guest kernel: run make guest"
 [ -x "$REPO/tools/guest/$JOB.sh" ] || die "no job tools/guest/$JOB.sh"
 [ -x "$QEMU" ] || die "no QEMU at $QEMU: make qemu"
@@ -79,7 +81,8 @@ esac
 # the same inputs is not booted again; its results of that pass are put
 # back in build/guest-run/JOB and its output is printed again, under a
 # line that says so. The inputs: the job, its time limit and ARGS, the
-# guest's memory and accelerator, the kernel image, QEMU's binary, every
+# guest's memory and accelerator, its trace events, the plugin's modes
+# (XSKZC_INSN, XSKZC_PROFILE), the kernel image, QEMU's binary, every
 # file of tools/guest, tools/xskxceiver, tools/xsk-bench and tools/qemu
 # (the model, its patches and tests), and dpkg's
 # status file (the guest runs the host's installed programs, and the
@@ -93,7 +96,7 @@ esac
 CACHE=$REPO/build/guest-cache/$RUN
 inputs_key() {
 	{
-		echo "$JOB $TIMEOUT $ARGS $MEM $ACCEL $NIC ${XSKZC_TRACE:-} ${XSKZC_INSN:-0}"
+		echo "$JOB $TIMEOUT $ARGS $MEM $ACCEL $NIC ${XSKZC_TRACE:-} ${XSKZC_INSN:-0} ${XSKZC_PROFILE:-0}"
 		$QEMU --version | head -n 1
 		sha256sum "$KERNEL" "$QEMU" /var/lib/dpkg/status | cut -d ' ' -f 1
 		(cd "$REPO" && find tools/guest tools/xskxceiver tools/xsk-bench \
@@ -180,10 +183,17 @@ fi
 # XSKZC_INSN=1: the TCG plugin build/qemu/libxskzc-insn.so
 # (tools/qemu/xskzc-insn.c) counts the guest's instructions into
 # results/insn.txt, for "make bench".
+# XSKZC_PROFILE=1 (with XSKZC_INSN=1 only): the plugin also profiles the
+# guest kernel between the first and the last mark of the run, per
+# translation block, into results/profile.txt, for tools/insn-profile.pl
+# (its header says how). A callback on every kernel block: slower, for
+# runs of their own.
 if [ "${XSKZC_INSN:-0}" = 1 ]; then
 	plugin=$REPO/build/qemu/libxskzc-insn.so
 	[ -f "$plugin" ] || die "no $plugin: make qemu"
-	qemu_args+=(-plugin "$plugin,out=$RES/insn.txt")
+	popt=
+	[ "${XSKZC_PROFILE:-0}" != 1 ] || popt=",profile=$RES/profile.txt"
+	qemu_args+=(-plugin "$plugin,out=$RES/insn.txt$popt")
 fi
 
 start=$(date +%s)
@@ -279,6 +289,9 @@ if [ ! -f "$RES/rc" ]; then
 fi
 rc=$(cat "$RES/rc")
 echo "guest: $JOB finished in $elapsed s (rc $rc)"
+# A plugin built before profile= ignores it.
+[ "${XSKZC_PROFILE:-0}" != 1 ] || [ -s "$RES/profile.txt" ] ||
+	echo "guest: warning: XSKZC_PROFILE=1 but no build/guest-run/$RUN/profile.txt (an older plugin? make qemu)"
 # A failed, crashed or stuck run is never reused: drop what an earlier
 # pass with other inputs left, so that nothing can stand for this run.
 [ -z "$key" ] || rm -rf "$CACHE"
