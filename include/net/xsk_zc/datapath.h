@@ -518,6 +518,10 @@ static __always_inline u32 __xsk_zc_tx_fill(struct xsk_zc_tx_ring *tx,
 {
 	struct xsk_buff_pool *pool = tx->pool;
 	struct xdp_desc *descs = pool->tx_descs;
+	/* a pool without TX metadata has no requests: its frames only
+	 * clear their slot, and skip the lookups
+	 */
+	bool meta = hw->tmo && xp_tx_metadata_enabled(pool);
 	bool first = true;
 	u32 n, i;
 
@@ -533,7 +537,7 @@ static __always_inline u32 __xsk_zc_tx_fill(struct xsk_zc_tx_ring *tx,
 		dma_addr_t dma = xsk_buff_raw_get_dma(pool, descs[i].addr);
 
 		xsk_buff_raw_dma_sync_for_device(pool, dma, descs[i].len);
-		if (hw->tmo && first)
+		if (meta && first)
 			__xsk_zc_tx_meta(tx, &descs[i], hw);
 		else if (hw->tmo)
 			hw->compl(tx)->tx_timestamp = NULL;
