@@ -83,10 +83,9 @@ static u32 igb_xsk_tx_tstamp(struct igb_ring *ring, struct igb_tx_buffer *buf,
  * Sets the cmd_type_len bits of each of its data descriptors in *@cmd and
  * the olinfo_status of its first, but for the length, in *@olinfo.
  */
-static struct igb_tx_buffer *igb_xsk_tx_start(struct igb_ring *ring,
-					      struct xdp_buff *xdp,
-					      struct igb_xsk_tx_meta *meta,
-					      u32 *cmd, u32 *olinfo)
+static __always_inline struct igb_tx_buffer *
+igb_xsk_tx_start(struct igb_ring *ring, struct xdp_buff *xdp,
+		 struct igb_xsk_tx_meta *meta, u32 *cmd, u32 *olinfo)
 {
 	struct igb_tx_buffer *buf = &ring->tx_buffer_info[ring->next_to_use];
 
@@ -117,9 +116,8 @@ static struct igb_tx_buffer *igb_xsk_tx_start(struct igb_ring *ring,
 }
 
 /* Writes a data descriptor of @len bytes at @dma, at next_to_use */
-static union e1000_adv_tx_desc *igb_xsk_tx_desc(struct igb_ring *ring,
-						dma_addr_t dma, u32 len,
-						u32 cmd)
+static __always_inline union e1000_adv_tx_desc *
+igb_xsk_tx_desc(struct igb_ring *ring, dma_addr_t dma, u32 len, u32 cmd)
 {
 	u16 i = ring->next_to_use;
 	union e1000_adv_tx_desc *d = IGB_TX_DESC(ring, i);
@@ -142,9 +140,10 @@ static union e1000_adv_tx_desc *igb_xsk_tx_desc(struct igb_ring *ring,
  * the RX vector, and the TX vector's clean, on another CPU, must not
  * find @eop before it is written.
  */
-static void igb_xsk_tx_end(struct igb_ring *ring, struct igb_tx_buffer *buf,
-			   union e1000_adv_tx_desc *sop,
-			   union e1000_adv_tx_desc *eop, u32 olinfo)
+static __always_inline void
+igb_xsk_tx_end(struct igb_ring *ring, struct igb_tx_buffer *buf,
+	       union e1000_adv_tx_desc *sop, union e1000_adv_tx_desc *eop,
+	       u32 olinfo)
 {
 	olinfo |= buf->bytecount << E1000_ADVTXD_PAYLEN_SHIFT;
 	sop->read.olinfo_status = cpu_to_le32(olinfo);
@@ -351,10 +350,13 @@ static u32 igb_xsk_tx_claim(struct xsk_zc_tx_ring *tx, u32 want)
 
 /* One descriptor per buffer: a frame of several (XDP_PKT_CONTD) starts
  * at its first and ends at its last, which xsk_zc hands over in one
- * batch, in order.
+ * batch, in order. Inlined into the library's loop, with what it calls:
+ * a call per frame to each cost more than igb's descriptor writes
+ * themselves (guest instructions per frame, make bench).
  */
-static void igb_xsk_tx_fill(struct xsk_zc_tx_ring *tx,
-			    const struct xdp_desc *desc, dma_addr_t dma)
+static __always_inline void igb_xsk_tx_fill(struct xsk_zc_tx_ring *tx,
+					    const struct xdp_desc *desc,
+					    dma_addr_t dma)
 {
 	struct igb_ring *ring = igb_of_ztx(tx);
 	struct igb_xsk_tx_meta *f = &ring->xsk_meta;
