@@ -1165,6 +1165,19 @@ static void xmit_kicks_once_per_batch(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, r.q->tx_kicks, 1);
 }
 
+/* what a driver's BQL is told, once per batch */
+static void xmit_kick_is_told_the_bytes_of_its_batch(struct kunit *test)
+{
+	struct rig r = rig_up(test, 32, true, 0);
+
+	fake_tx_put(r.x, 3, 64);
+	fake_tx_put(r.x, 2, 1000);
+	fake_poll_tx(r.q, 64);
+	KUNIT_EXPECT_EQ(test, r.q->tx_used, 5);
+	KUNIT_EXPECT_EQ(test, r.q->tx_kicks, 1);
+	KUNIT_EXPECT_EQ(test, r.q->tx_kick_bytes, 3 * 64 + 2 * 1000);
+}
+
 static void xmit_without_a_kick_callback_sends_and_kicks_nothing(struct kunit *test)
 {
 	struct rig r = rig_up(test, 32, true, 0);
@@ -1651,6 +1664,7 @@ static struct kunit_case xsk_zc_datapath_cases[] = {
 	KUNIT_CASE(ring_without_gap_is_filled_to_the_last_descriptor),
 	KUNIT_CASE(xmit_sends_the_socket_frames_with_their_dma_address),
 	KUNIT_CASE(xmit_kicks_once_per_batch),
+	KUNIT_CASE(xmit_kick_is_told_the_bytes_of_its_batch),
 	KUNIT_CASE(xmit_without_a_kick_callback_sends_and_kicks_nothing),
 	KUNIT_CASE(xmit_leaves_the_reserve_free_for_the_stack),
 	KUNIT_CASE(xmit_with_budget_zero_sends_nothing),

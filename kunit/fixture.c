@@ -170,11 +170,12 @@ static void fake_tx_fill(struct xsk_zc_tx_ring *tx, const struct xdp_desc *desc,
 	fake_tx_put_desc(q, dma, desc->len, NULL);
 }
 
-static void fake_tx_kick(struct xsk_zc_tx_ring *tx)
+static void fake_tx_kick(struct xsk_zc_tx_ring *tx, u32 bytes)
 {
 	struct fake_queue *q = container_of(tx, struct fake_queue, ztx);
 
 	q->tx_kicks++;
+	q->tx_kick_bytes += bytes;
 }
 
 static const struct xsk_zc_tx_hw fake_tx_hw = {

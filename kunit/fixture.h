@@ -67,6 +67,7 @@ struct fake_queue {
 	u32 tx_ntc;
 	u32 tx_used;
 	u32 tx_kicks;
+	u64 tx_kick_bytes;	/* what its BQL would be told */
 
 	struct napi_struct rx_napi;
 	struct napi_struct tx_napi;

@@ -589,7 +589,7 @@ static void tsnep_test_tx_kick(struct kunit *test)
 
 	tsnep_test_tx_send(t, 60, TEST_DMA(0));
 	KUNIT_EXPECT_EQ(test, tsnep_test_reg(TSNEP_CONTROL), 0);
-	tsnep_tx_zc_kick(&t->tx->ztx);
+	tsnep_tx_zc_kick(&t->tx->ztx, 60);
 	KUNIT_EXPECT_EQ(test, tsnep_test_reg(TSNEP_CONTROL),
 			TSNEP_CONTROL_TX_ENABLE);
 }

@@ -523,7 +523,7 @@ static __always_inline u32 __xsk_zc_tx_fill(struct xsk_zc_tx_ring *tx,
 	 */
 	bool meta = hw->tmo && xp_tx_metadata_enabled(pool);
 	bool first = true;
-	u32 n, i;
+	u32 n, i, bytes = 0;
 
 	/* an SG pool's longest frame must fit a claim, or it never leaves */
 	if (*budget && (pool->umem->flags & XDP_UMEM_SG_FLAG))
@@ -543,9 +543,10 @@ static __always_inline u32 __xsk_zc_tx_fill(struct xsk_zc_tx_ring *tx,
 			hw->compl(tx)->tx_timestamp = NULL;
 		hw->fill(tx, &descs[i], dma);
 		first = !xp_mb_desc(&descs[i]);
+		bytes += descs[i].len;
 	}
 	if (n && hw->kick)
-		hw->kick(tx);
+		hw->kick(tx, bytes);
 	tx->in_flight += n;
 	return n;
 }

@@ -349,8 +349,10 @@ struct xsk_zc_rx_hw {
  *	between batches; its TX metadata is requested before its first
  *	@fill only. Completions count descriptors, not frames
  *	(xsk_zc_tx_complete()).
- * @kick: optional; ring the doorbell, once per batch. NULL when each
- *	@fill is its own doorbell.
+ * @kick: optional; ring the doorbell, once per batch. @bytes is the sum
+ *	of the batch's descriptor lengths, for a driver whose BQL
+ *	(netdev_tx_sent_queue()) counts AF_XDP frames: once per batch, before
+ *	the tail moves. NULL when each @fill is its own doorbell.
  * @tmo: optional; the driver's AF_XDP TX metadata ops, the table its
  *	netdev's &net_device.xsk_tx_metadata_ops points to. With it, a frame
  *	of a pool with TX metadata gets its completion slot (@compl) set and
@@ -368,7 +370,7 @@ struct xsk_zc_tx_hw {
 	void (*unclaim)(struct xsk_zc_tx_ring *tx, u32 n);
 	void (*fill)(struct xsk_zc_tx_ring *tx, const struct xdp_desc *desc,
 		     dma_addr_t dma);
-	void (*kick)(struct xsk_zc_tx_ring *tx);
+	void (*kick)(struct xsk_zc_tx_ring *tx, u32 bytes);
 	const struct xsk_tx_metadata_ops *tmo;
 	struct xsk_tx_metadata_compl *(*compl)(struct xsk_zc_tx_ring *tx);
 };

@@ -314,7 +314,8 @@ static inline u64 tsnep_tx_zc_fill_timestamp(void *priv)
 	return __le64_to_cpu(entry->desc_wb->timestamp);
 }
 
-static inline void tsnep_tx_zc_kick(struct xsk_zc_tx_ring *ztx)
+/* tsnep has no BQL: @bytes is not needed */
+static inline void tsnep_tx_zc_kick(struct xsk_zc_tx_ring *ztx, u32 bytes)
 {
 	/* descriptor properties shall be valid before hardware is notified */
 	dma_wmb();

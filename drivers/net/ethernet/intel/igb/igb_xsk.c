@@ -138,7 +138,8 @@ igb_xsk_tx_desc(struct igb_ring *ring, dma_addr_t dma, u32 len, u32 cmd)
  * completes per tx_buffer, not per batch. next_to_watch last, ordered
  * after the rest (xsk_zc_tx_publish()): XDP_TX writes the frame from
  * the RX vector, and the TX vector's clean, on another CPU, must not
- * find @eop before it is written.
+ * find @eop before it is written. The caller tells BQL of the frame
+ * before the tail moves: igb_clean_tx_irq() completes its bytes.
  */
 static __always_inline void
 igb_xsk_tx_end(struct igb_ring *ring, struct igb_tx_buffer *buf,
@@ -148,7 +149,6 @@ igb_xsk_tx_end(struct igb_ring *ring, struct igb_tx_buffer *buf,
 	olinfo |= buf->bytecount << E1000_ADVTXD_PAYLEN_SHIFT;
 	sop->read.olinfo_status = cpu_to_le32(olinfo);
 	eop->read.cmd_type_len |= cpu_to_le32(IGB_TXD_DCMD);
-	netdev_tx_sent_queue(txring_txq(ring), buf->bytecount);
 	xsk_zc_tx_publish(&buf->next_to_watch, eop);
 }
 
@@ -175,6 +175,7 @@ static bool igb_xsk_rx_xmit(struct xsk_zc_rx_ring *rx, struct xdp_buff *xdp,
 		buf = igb_xsk_tx_start(ring, xdp, NULL, &cmd, &olinfo);
 		buf->bytecount = len;
 		d = igb_xsk_tx_desc(ring, dma, len, cmd);
+		netdev_tx_sent_queue(nq, len);
 		igb_xsk_tx_end(ring, buf, d, d, olinfo);
 		txq_trans_cond_update(nq);
 		sent = true;
@@ -424,10 +425,12 @@ static struct xsk_tx_metadata_compl *igb_xsk_tx_compl(struct xsk_zc_tx_ring *tx)
 	return &igb_of_ztx(tx)->xsk_meta.compl;
 }
 
-static void igb_xsk_tx_kick(struct xsk_zc_tx_ring *tx)
+/* BQL hears of a batch once, as igb_tx_map() tells it of an skb */
+static void igb_xsk_tx_kick(struct xsk_zc_tx_ring *tx, u32 bytes)
 {
 	struct igb_ring *ring = igb_of_ztx(tx);
 
+	netdev_tx_sent_queue(txring_txq(ring), bytes);
 	wmb();	/* descriptors before the tail */
 	writel(ring->next_to_use, ring->tail);
 }
