@@ -86,7 +86,7 @@ BENCH_ONLY	?=
 # the TCG plugin tools/qemu/xskzc-insn.c; BENCH_INSN=0 runs without it.
 BENCH_INSN	?= 1
 # The NICs bench measures, one guest run and one table each.
-BENCH_NICS	?= igb tsnep
+BENCH_NICS	?= igb tsnep virtio
 comma		:= ,
 space		:= $(subst ,, )
 # The debug guest (KASAN, lockdep, kmemleak...: build/guest-x86_64-debug)
@@ -123,7 +123,7 @@ TXHANG_TIMEOUT	?= 1500
 .PHONY: help stage kunit kunit-uml lint check clean distclean deps guest xsk-bench \
 	xskxceiver xskxceiver-veth qemu tsnep-shim \
 	guest-deps guest-boot e2e e2e-build bench series series-check guest-debug \
-	guest-pristine e2e-pristine bench-peers \
+	guest-pristine tsnep-shim-pristine e2e-pristine bench-peers \
 	e2e-debug e2e-debug-tsnep tsnep-shim-debug stress stress-debug txhang \
 	txhang-debug
 
@@ -150,8 +150,9 @@ help:
 	@echo '  bench      AF_XDP benchmarks in the guest: Kpps and the guest'
 	@echo '             kernel'"'"'s instructions per frame (TCG plugin), table,'
 	@echo '             build/bench/results.csv and results.png'
-	@echo '  bench-peers  bench on igb with the project'"'"'s kernel and with the'
-	@echo '             pristine one (in-tree zero-copy): ours/in-tree per point'
+	@echo '  bench-peers  bench with the project'"'"'s kernel and with the pristine'
+	@echo '             one (in-tree zero-copy), per NIC: ours/in-tree per point,'
+	@echo '             build/bench/peers*.txt and peers*.png'
 	@echo '  series     the project as a git format-patch series against the'
 	@echo '             pristine tree, with a cover letter: build/series/'
 	@echo '             (steps in tools/series/steps)'
@@ -320,6 +321,18 @@ tsnep-shim: guest
 	@cp $(BUILD)/guest-x86_64/vmlinux.symvers $(BUILD)/guest-x86_64/Module.symvers
 	@$(call build_shim,$(BUILD)/guest-x86_64,$(BUILD)/tsnep-shim)
 
+# The same for the pristine kernel (its in-tree tsnep, built in), from
+# the pristine base tree: build/tsnep-shim-pristine, for "make bench-peers".
+tsnep-shim-pristine: guest-pristine
+	@src=$$($(REPO)/tools/base.sh) || exit 1; \
+	o=$(BUILD)/guest-x86_64-pristine; d=$(BUILD)/tsnep-shim-pristine; \
+	km="$(MAKE) --no-print-directory -s -C $$src ARCH=x86_64 CC=\"$(CC)\" O=$$o"; \
+	eval "$$km modules_prepare" && \
+	cp $$o/vmlinux.symvers $$o/Module.symvers && mkdir -p $$d && \
+	cp $(REPO)/tools/guest/tsnep-shim/Kbuild \
+		$(REPO)/tools/guest/tsnep-shim/tsnep-pci-shim.c $$d/ && \
+	eval "$$km M=$$d modules"
+
 # The same for the debug kernel, where tsnep itself is a module
 # (tools/configs/guest-debug.config): both in build/tsnep-shim-debug.
 tsnep-shim-debug: guest-debug
@@ -439,19 +452,24 @@ bench: guest xsk-bench guest-deps qemu $(if $(filter tsnep,$(BENCH_NICS)),tsnep-
 		$(REPO)/tools/bench-report.sh $$nic || rc=1; \
 	done; exit $$rc
 
-# The same benchmarks on the pristine kernel too, whose igb has its own
-# in-tree zero-copy (7.2: igb_xsk.c), in the same harness and run: each
-# run's points, then ours/in-tree per point for the rate and the instructions
-# per frame (tools/bench-peers.sh, build/bench/peers.txt). igb only for
-# now: the tsnep model's shim is built for the project's kernel.
-bench-peers: guest guest-pristine xsk-bench guest-deps qemu
-	@rc=0; \
-	XSKZC_INSN=$(BENCH_INSN) $(GUEST_RUN) bench $(BENCH_TIMEOUT) $(BENCH_ARGS) || rc=1; \
-	XSKZC_INSN=$(BENCH_INSN) XSKZC_RUN_TAG=pristine \
-		XSKZC_KERNEL=$(BUILD)/guest-x86_64-pristine/arch/x86/boot/bzImage \
-		$(GUEST_RUN) bench $(BENCH_TIMEOUT) $(BENCH_ARGS) || rc=1; \
-	$(REPO)/tools/bench-peers.sh igb || rc=1; \
-	exit $$rc
+# The same benchmarks on the pristine kernel too, whose drivers have
+# their own in-tree zero-copy (7.2: igb_xsk.c, tsnep_main.c's, and
+# virtio_net's, which this project has not ported yet: the same code in
+# both kernels, a control of the harness), in the same harness and run,
+# NIC by NIC (BENCH_NICS): each run's points, then ours/in-tree per point
+# for the rate and the instructions per frame (tools/bench-peers.sh,
+# build/bench/peers[-NIC].txt and .png).
+bench-peers: guest guest-pristine xsk-bench guest-deps qemu \
+	$(if $(filter tsnep,$(BENCH_NICS)),tsnep-shim tsnep-shim-pristine)
+	@$(DEPS) $(PKGS_BENCH)
+	@rc=0; for nic in $(BENCH_NICS); do \
+		XSKZC_INSN=$(BENCH_INSN) XSKZC_NIC=$$nic $(GUEST_RUN) bench \
+			$(BENCH_TIMEOUT) $(BENCH_ARGS) || rc=1; \
+		XSKZC_INSN=$(BENCH_INSN) XSKZC_NIC=$$nic XSKZC_RUN_TAG=pristine \
+			XSKZC_KERNEL=$(BUILD)/guest-x86_64-pristine/arch/x86/boot/bzImage \
+			$(GUEST_RUN) bench $(BENCH_TIMEOUT) $(BENCH_ARGS) || rc=1; \
+		$(REPO)/tools/bench-peers.sh $$nic || rc=1; \
+	done; exit $$rc
 
 # All run even if one fails; the result fails if any does. A guest job
 # that passed before with the same inputs is not booted again
@@ -508,7 +526,7 @@ clean:
 		$(BUILD)/guest-x86_64-debug \
 		$(BUILD)/xsk-bench $(BUILD)/bench $(BUILD)/series \
 		$(BUILD)/series-work $(BUILD)/series-check $(BUILD)/tsnep-shim \
-		$(BUILD)/tsnep-shim-debug $(BUILD)/check \
+		$(BUILD)/tsnep-shim-debug $(BUILD)/tsnep-shim-pristine $(BUILD)/check \
 		$(BUILD)/qemu/src/build
 
 distclean:

@@ -7,7 +7,9 @@
 # pristine kernel, whose drivers have their own, in-tree, zero-copy
 # (build/guest-run/bench-pristine/points.csv), with ours/in-tree for the
 # rate and for the guest kernel's instructions per frame (below 1.00:
-# fewer instructions). Writes build/bench/peers.txt and peers.csv.
+# fewer instructions). Writes build/bench/peers.txt, peers.csv and
+# peers.png, a chart of both ratios per point (gnuplot), with -NIC after
+# "peers" for a NIC other than igb (tsnep, virtio).
 
 set -euo pipefail
 
@@ -48,3 +50,34 @@ END {
 	}
 	print "(Kpps: ours/in-tree above 1.00 is faster; insn/frame: below 1.00 is fewer instructions)"
 }' csv="$OUT/peers$SUF.csv" "$OURS" "$PEER" | tee "$OUT/peers$SUF.txt"
+
+# The chart: both ratios of each point that has them, against 1.00.
+"$REPO/tools/deps.sh" gnuplot-nox
+DAT=$OUT/peers$SUF.dat
+awk -F, 'NR > 1 && ($4 != "-" || $7 != "-") {
+	print $1 "-" $2 "-" $3, $4, $7
+}' "$OUT/peers$SUF.csv" > "$DAT"
+if [ ! -s "$DAT" ]; then
+	rm -f "$OUT/peers$SUF.png"
+	echo "bench-peers: $NIC: no point has a ratio, no chart"
+	exit 0
+fi
+gnuplot <<EOF
+set terminal pngcairo size 1100,600 noenhanced font "sans,10"
+set output "$OUT/peers$SUF.png"
+set title "AF_XDP on $NIC, TCG, 2 vCPUs: this project's kernel / the pristine one (in-tree zero-copy)"
+set datafile missing "-"
+set style data histogram
+set style histogram cluster gap 1
+set style fill solid 0.8 border -1
+set boxwidth 0.9
+set ylabel "ours / in-tree"
+set yrange [0:*]
+set grid ytics
+set key top right
+set xtics rotate by -30
+plot "$DAT" using 2:xtic(1) title "Kpps (above 1: faster)", \
+     "" using 3 title "kernel insn/frame (below 1: fewer)", \
+     1 with lines dashtype 2 lc rgb "black" notitle
+EOF
+echo "bench-peers: $NIC: wrote build/bench/peers$SUF.txt, peers$SUF.csv, peers$SUF.png"

@@ -2,9 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0-only
 #
 # tools/bench-report.sh [NIC [POINTS_CSV]] - turn the guest's bench points
-# of NIC (igb, the default, or tsnep: build/guest-run/bench/points.csv or
-# build/guest-run/bench-tsnep/points.csv; benchmark,size,mode,kpps,insn,
-# note)
+# of NIC (igb, the default, tsnep or virtio: build/guest-run/bench/points.csv,
+# build/guest-run/bench-tsnep/points.csv or bench-virtio/points.csv;
+# benchmark,size,mode,kpps,insn,note)
 # into, with -NIC after "results" for a NIC other than igb:
 #   build/bench/results.csv  benchmark,size,mode,kpps (kpps empty for a
 #                            point that failed)
@@ -22,7 +22,8 @@ NIC=${1:-igb}
 case $NIC in
 igb) SUF= TITLE="QEMU igb (82576)" ;;
 tsnep) SUF=-tsnep TITLE="the project's QEMU tsnep model" ;;
-*) echo "bench-report: NIC $NIC: igb or tsnep" >&2; exit 2 ;;
+virtio) SUF=-virtio TITLE="QEMU virtio-net" ;;
+*) echo "bench-report: NIC $NIC: igb, tsnep or virtio" >&2; exit 2 ;;
 esac
 IN=${2:-$REPO/build/guest-run/bench$SUF/points.csv}
 OUT=$REPO/build/bench

@@ -4,7 +4,7 @@
 # tools/guest/bench.sh [REPS] [SECS] [BENCH|MODE|SIZE...] - guest job for
 # "make bench".
 #
-# Measures, on the guest's two NICs (igb, or tsnep with XSKZC_NIC=tsnep),
+# Measures, on the guest's two NICs (igb; tsnep or virtio with XSKZC_NIC),
 # every point of
 #   rxdrop | txonly | l2fwd  x  skb | copy | zc  x  64 | 1500 | 9000 bytes
 # plus XDP_TX forwarding (xdptx) in copy and zc mode at 64 and 1500
@@ -65,11 +65,14 @@ INSN=
 # the other side has vCPU 0. The plugin's count of vCPU 1 is then the
 # work of the device under test alone (-K FILE:1), whatever the other
 # side and the frames the NIC dropped for want of buffers cost.
-# irqs_to IF CPU [netns command...]: IF's interrupts to vCPU CPU
+# irqs_to IF CPU [netns command...]: IF's interrupts to vCPU CPU. A
+# virtio NIC's device is the virtio device; its PCI function, the one
+# with the MSI-X vectors, is the parent.
 irqs_to() {
-	local ifc=$1 cpu=$2 n
+	local ifc=$1 cpu=$2 n d=/sys/class/net/$1/device
 	shift 2
-	for n in $("$@" ls "/sys/class/net/$ifc/device/msi_irqs" 2>/dev/null); do
+	"$@" test -d "$d/msi_irqs" || d=$d/..
+	for n in $("$@" ls "$d/msi_irqs" 2>/dev/null); do
 		echo "$cpu" > "/proc/irq/$n/smp_affinity_list" 2>/dev/null
 	done
 }

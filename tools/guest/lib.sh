@@ -44,11 +44,15 @@ wait_up() {
 # tsnep driver binds to (build/tsnep-shim, "make tsnep-shim"), and wait
 # (up to 10 s) for both netdevs. On the debug kernel, tsnep is a module
 # too: both from build/tsnep-shim-debug ("make tsnep-shim-debug"), the
-# driver first. Nothing to do for igb.
+# driver first; the pristine kernel's shim is build/tsnep-shim-pristine.
+# Nothing to do for igb and virtio.
 nic_driver() {
 	local dir=$XSKZC_REPO/build/tsnep-shim
 	[ "${XSKZC_NIC:-igb}" = tsnep ] || return 0
-	case "$(uname -r)" in *-debug) dir=$dir-debug ;; esac
+	case "$(uname -r)" in
+	*-debug) dir=$dir-debug ;;
+	*-pristine) dir=$dir-pristine ;;
+	esac
 	if [ ! -d /sys/bus/platform/drivers/tsnep ]; then
 		insmod "$dir/tsnep.ko" ||
 			{ echo "setup: cannot load $dir/tsnep.ko"; return 1; }

@@ -38,11 +38,12 @@ REPO=$(cd "$(dirname "$0")/../.." && pwd)
 JOB=${1:?usage: run.sh JOB [TIMEOUT_S] [ARGS]}
 TIMEOUT=${2:-600}
 ARGS=${3:-}
-# XSKZC_NIC: igb or tsnep, both on the project's QEMU ("make qemu": its
-# tsnep model, QEMU's igb model with the fixes of tools/qemu/patches); for
-# tsnep the guest loads the PCI shim of
-# tools/guest/tsnep-shim/, "make tsnep-shim"). A tsnep run has its own
-# results and cache: build/guest-run/JOB-tsnep, build/guest-cache/JOB-tsnep.
+# XSKZC_NIC: igb, tsnep or virtio, all on the project's QEMU ("make
+# qemu": its tsnep model, QEMU's igb model with the fixes of
+# tools/qemu/patches, QEMU's virtio-net); for tsnep the guest loads the
+# PCI shim of tools/guest/tsnep-shim/, "make tsnep-shim"). A tsnep or
+# virtio run has its own results and cache: build/guest-run/JOB-tsnep,
+# build/guest-cache/JOB-tsnep.
 NIC=${XSKZC_NIC:-igb}
 RUN=$JOB
 [ "$NIC" = igb ] || RUN=$JOB-$NIC
@@ -56,8 +57,8 @@ MEM=${XSKZC_MEM:-1024}
 ACCEL=${XSKZC_ACCEL:-tcg}
 QEMU=$REPO/build/qemu/src/build/qemu-system-x86_64
 case "$NIC" in
-igb|tsnep) ;;
-*) echo "guest: error: XSKZC_NIC=$NIC: igb or tsnep" >&2; exit 2 ;;
+igb|tsnep|virtio) ;;
+*) echo "guest: error: XSKZC_NIC=$NIC: igb, tsnep or virtio" >&2; exit 2 ;;
 esac
 
 die() { echo "guest: error: $*" >&2; exit 2; }
@@ -168,6 +169,17 @@ igb) qemu_args+=(
 tsnep) qemu_args+=(
 	-device tsnep-pci,netdev=p0,bus=pcie.0,addr=0x4,mac=52:54:00:12:34:0a
 	-device tsnep-pci,netdev=p1,bus=pcie.0,addr=0x8,mac=52:54:00:12:34:0b) ;;
+# virtio_net maps AF_XDP buffers only through the DMA API, which a virtio
+# device uses only when it offers VIRTIO_F_ACCESS_PLATFORM
+# (iommu_platform, a modern device's); without it a zero-copy bind fails
+# with EINVAL (virtqueue_dma_dev() is NULL). The RX ring as deep as QEMU
+# allows (its TX ring stays at 256 on a hub). No option ROM: the guest
+# boots no firmware from the NIC, and Debian's +ds QEMU has none.
+virtio)
+	vnet=disable-legacy=on,iommu_platform=on,rx_queue_size=1024,romfile=
+	qemu_args+=(
+	-device virtio-net-pci,netdev=p0,bus=pcie.0,addr=0x4,mac=52:54:00:12:34:0a,$vnet
+	-device virtio-net-pci,netdev=p1,bus=pcie.0,addr=0x8,mac=52:54:00:12:34:0b,$vnet) ;;
 esac
 
 # XSKZC_TRACE: QEMU trace events to log, patterns separated by commas

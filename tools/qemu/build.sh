@@ -12,8 +12,8 @@
 # private apt state under build/qemu/apt/ fetches it, the system's apt
 # sources are not touched. Only the x86_64 system emulator is built,
 # without default features or devices: q35, TCG, the ISA serial port,
-# virtio-9p (the guest's root file system), igb and tsnep-pci
-# (build/qemu/src/configs/devices/x86_64-softmmu/xskzc.mak).
+# virtio-9p (the guest's root file system), igb, tsnep-pci and
+# virtio-net-pci (build/qemu/src/configs/devices/x86_64-softmmu/xskzc.mak).
 #
 # tools/qemu/patches/*.patch change QEMU's own files (patch -p1 in the
 # source tree, in name order). When they change, the files they touch,
@@ -132,6 +132,7 @@ CONFIG_IGB_PCI_EXPRESS=y
 # with e1000 or e1000e
 CONFIG_E1000_PCI=y
 CONFIG_TSNEP_PCI=y
+CONFIG_VIRTIO_NET=y
 EOF
 cmp -s "$SRC/configs/devices/x86_64-softmmu/xskzc.mak"{.new,} ||
 	mv "$SRC/configs/devices/x86_64-softmmu/xskzc.mak"{.new,}
