@@ -122,8 +122,8 @@ TXHANG_TIMEOUT	?= 1500
 
 .PHONY: help stage kunit kunit-uml lint check clean distclean deps guest xsk-bench \
 	xskxceiver xskxceiver-veth qemu tsnep-shim \
-	guest-deps guest-boot e2e e2e-build bench series series-check guest-debug \
-	guest-pristine tsnep-shim-pristine e2e-pristine bench-peers \
+	guest-deps guest-boot e2e e2e-igb e2e-tsnep e2e-build bench series series-check guest-debug \
+	guest-pristine tsnep-shim-pristine e2e-pristine bench-peers bench-smoke \
 	e2e-debug e2e-debug-tsnep tsnep-shim-debug stress stress-debug txhang \
 	txhang-debug
 
@@ -153,6 +153,8 @@ help:
 	@echo '  bench-peers  bench with the project'"'"'s kernel and with the pristine'
 	@echo '             one (in-tree zero-copy), per NIC: ours/in-tree per point,'
 	@echo '             build/bench/peers*.txt and peers*.png'
+	@echo '  bench-smoke  one bench point with the TCG plugin: fails without'
+	@echo '             a rate and a plausible instruction count'
 	@echo '  series     the project as a git format-patch series against the'
 	@echo '             pristine tree, with a cover letter: build/series/'
 	@echo '             (steps in tools/series/steps)'
@@ -350,16 +352,25 @@ guest-boot: guest xsk-bench guest-deps qemu
 
 # Four boots: tools/guest/e2e.sh on igb, then the igb checks of
 # tools/guest/igb-zc.sh that need a NIC of their own (metadata, buffer
-# sizing, counters, failed reopens), xskxceiver, and e2e.sh on tsnep
-# (TSNEP_E2E). One PASS/FAIL/SKIP line per test, then "e2e: N passed,
-# N failed, N skipped" (twice: igb, then tsnep), "igb-zc: ..." and
-# "xskxceiver: ...".
+# sizing, counters, failed reopens), xskxceiver (these three: e2e-igb),
+# and e2e.sh on tsnep (TSNEP_E2E: e2e-tsnep). One PASS/FAIL/SKIP line
+# per test, then "e2e: N passed, N failed, N skipped" (twice: igb, then
+# tsnep), "igb-zc: ..." and "xskxceiver: ...".
 # What e2e's guest jobs need, built without running any: "make check"
 # builds it beside e2e-debug's guest.
 e2e-build: guest xsk-bench xskxceiver xskxceiver-veth xdp-hw-metadata \
 	guest-deps qemu tsnep-shim
 
+# E2E_NODEPS=1: the jobs only, for a caller that has built e2e-build.
+E2E_DEPS = $(if $(E2E_NODEPS),,e2e-build)
+
 e2e: e2e-build
+	@rc=0; \
+	$(MAKE) --no-print-directory e2e-igb E2E_NODEPS=1 || rc=1; \
+	$(MAKE) --no-print-directory e2e-tsnep E2E_NODEPS=1 || rc=1; \
+	exit $$rc
+
+e2e-igb: $(E2E_DEPS)
 	@rc=0; \
 	$(GUEST_RUN) e2e $(E2E_TIMEOUT) $(E2E_IGB) || { rc=1; \
 		grep -q -E '^e2e: [0-9]+ passed' $(BUILD)/guest-run/e2e/output.log \
@@ -373,11 +384,14 @@ e2e: e2e-build
 		grep -q -E '^xskxceiver: [0-9]+ passed' \
 			$(BUILD)/guest-run/xskxceiver/output.log 2>/dev/null || \
 			echo 'xskxceiver: 0 passed, 1 failed'; }; \
-	XSKZC_NIC=tsnep $(GUEST_RUN) e2e $(E2E_TIMEOUT) $(TSNEP_E2E) || { rc=1; \
+	exit $$rc
+
+e2e-tsnep: $(E2E_DEPS)
+	@XSKZC_NIC=tsnep $(GUEST_RUN) e2e $(E2E_TIMEOUT) $(TSNEP_E2E) || { \
 		grep -q -E '^e2e: [0-9]+ passed' \
 			$(BUILD)/guest-run/e2e-tsnep/output.log 2>/dev/null || \
-			echo 'e2e (tsnep): 0 passed, 1 failed'; }; \
-	exit $$rc
+			echo 'e2e (tsnep): 0 passed, 1 failed'; \
+		exit 1; }
 
 # e2e's igb jobs (every e2e test, igb-zc, xskxceiver) on the pristine
 # kernel, with results of their own (build/guest-run/JOB-pristine): the
@@ -471,6 +485,29 @@ bench-peers: guest guest-pristine xsk-bench guest-deps qemu \
 		$(REPO)/tools/bench-peers.sh $$nic || rc=1; \
 	done; exit $$rc
 
+# One bench point with the TCG plugin, short (2 x 2 s): a check that
+# the plugin's count reaches bench's table, not a measurement. Fails
+# when the point has no rate, no instruction count, or one outside
+# SMOKE_INSN (the point costs a few hundred kernel instructions per
+# frame; a count of every vCPU or of the whole boot is millions, a
+# count of nothing 0).
+SMOKE_POINT	?= rxdrop zc 64
+SMOKE_INSN	?= 50 50000
+bench-smoke: $(if $(E2E_NODEPS),,guest xsk-bench guest-deps qemu)
+	@XSKZC_INSN=1 XSKZC_RUN_TAG=smoke $(GUEST_RUN) bench 300 \
+		2,2,$(subst $(space),$(comma),$(strip $(SMOKE_POINT))) | \
+		grep -E '^(bench|guest):'; \
+	csv=$(BUILD)/guest-run/bench-smoke/points.csv; \
+	awk -F, -v lo=$(word 1,$(SMOKE_INSN)) -v hi=$(word 2,$(SMOKE_INSN)) ' \
+		NR == 2 { n++; k = $$4; i = $$5; why = $$6 } \
+		END { \
+			if (n != 1) { print "bench-smoke: FAILED: no point in '"$$csv"'"; exit 1 } \
+			if (k + 0 <= 0 || i == "" || i + 0 < lo || i + 0 > hi) { \
+				printf "bench-smoke: FAILED: %s Kpps, %s insn/frame (%s to %s wanted) %s\n", \
+					k == "" ? "no" : k, i == "" ? "no" : i, lo, hi, why; exit 1 } \
+			printf "bench-smoke: OK: $(SMOKE_POINT) B: %s Kpps, %s kernel insn/frame\n", k, i \
+		}' $$csv 2>/dev/null || { [ -f $$csv ] || echo "bench-smoke: FAILED: no $$csv"; exit 1; }
+
 # All run even if one fails; the result fails if any does. A guest job
 # that passed before with the same inputs is not booted again
 # (tools/guest/run.sh, XSKZC_REUSE; XSKZC_REUSE=0 runs every one).
@@ -480,13 +517,20 @@ bench-peers: guest guest-pristine xsk-bench guest-deps qemu \
 # (nothing left out when e2e-debug runs "all").
 CHECK_E2E_IGB = $(if $(filter all,$(E2E_DEBUG_TESTS)),,$(subst $(space),$(comma),$(addprefix -,$(subst $(comma),$(space),$(E2E_DEBUG_TESTS)))))
 # Every package first (the two branches below would otherwise install
-# at once), the debug kernel and its modules; then, beside the builds of
-# lint, series-check and e2e, which run at nice 19, the debug kernel's
-# guest jobs one after another (kunit, which builds the QEMU first,
-# e2e-debug, e2e-debug-tsnep), whose tests do not depend on speed. A
-# TCG guest keeps both CPUs busy most of the time, and builds at nice
-# 19 still slow it. Their output follows the builds'. Then e2e's guests,
-# alone: some of their tests depend on timing (5918667).
+# at once), the debug kernel and its modules; then two lanes. The build
+# lane, at nice 19: e2e-build first (its guest kernel, tools and QEMU),
+# then lint, and series-check beside both: its builds, one patch at a
+# time, are one object or two, which leaves a CPU to the others. The
+# guest lane, one job after another: the debug kernel's (kunit, which
+# builds the QEMU first unless the build lane has, e2e-debug,
+# e2e-debug-tsnep), whose tests do not depend on speed, then, once
+# e2e-build is done, e2e on tsnep and bench-smoke: the lane would
+# otherwise wait for the builds. A TCG guest keeps both CPUs busy most
+# of the time, and builds at nice 19 still slow it. The guest lane's
+# output follows the builds'. Then e2e's igb jobs (e2e-igb), alone:
+# some of their tests depend on timing, and xskxceiver's rebind races
+# the core's deferred pool release under the builds' load (5918667).
+CHECK_GUEST_LANE = kunit e2e-debug e2e-debug-tsnep e2e-tsnep bench-smoke
 check: stage
 	@rc=0; export XSKZC_REUSE=$${XSKZC_REUSE:-1}; t0=$$(date +%s); \
 	export E2E_IGB="$(or $(E2E_IGB),$(CHECK_E2E_IGB))"; \
@@ -496,25 +540,45 @@ check: stage
 	$(MAKE) --no-print-directory guest-debug tsnep-shim-debug xsk-bench \
 		guest-deps || rc=1; \
 	times=" debug kernel $$(($$(date +%s) - t0)) s,"; \
-	L=$(BUILD)/check; mkdir -p $$L; rm -f $$L/*; ds=$$(date +%s); \
-	{ for j in kunit e2e-debug e2e-debug-tsnep; do \
-		$(MAKE) --no-print-directory $$j > $$L/$$j.log 2>&1; \
+	L=$(BUILD)/check; mkdir -p $$L; rm -f $$L/*; \
+	{ for j in $(CHECK_GUEST_LANE); do \
+		case $$j in e2e-tsnep|bench-smoke) \
+			while [ ! -f $$L/e2e-build.rc ]; do sleep 2; done ;; \
+		esac; \
+		date +%s > $$L/$$j.start; \
+		case $$j in e2e-tsnep|bench-smoke) \
+			if [ "$$(cat $$L/e2e-build.rc)" = 0 ]; then \
+				$(MAKE) --no-print-directory $$j E2E_NODEPS=1 > $$L/$$j.log 2>&1; \
+			else \
+				echo "check: $$j: not run, e2e-build failed" > $$L/$$j.log; false; \
+			fi ;; \
+		*) $(MAKE) --no-print-directory $$j > $$L/$$j.log 2>&1 ;; \
+		esac; \
 		echo $$? > $$L/$$j.rc; date +%s > $$L/$$j.end; \
 	  done; } & dpid=$$!; \
-	for t in lint series-check e2e-build; do \
+	ds=$$(date +%s); \
+	{ nice -n 19 $(MAKE) --no-print-directory series-check \
+		> $$L/series-check.log 2>&1; \
+	  echo $$? > $$L/series-check.rc; date +%s > $$L/series-check.end; \
+	} & spid=$$!; \
+	for t in e2e-build lint; do \
 		s=$$(date +%s); \
-		nice -n 19 $(MAKE) --no-print-directory $$t || rc=1; \
+		nice -n 19 $(MAKE) --no-print-directory $$t; r=$$?; \
+		[ $$r = 0 ] || rc=1; \
+		[ $$t != e2e-build ] || echo $$r > $$L/e2e-build.rc; \
 		times="$$times $$t $$(($$(date +%s) - s)) s,"; \
 	done; \
-	wait $$dpid; s=$$ds; \
-	for j in kunit e2e-debug e2e-debug-tsnep; do \
+	wait $$spid; cat $$L/series-check.log; \
+	[ "$$(cat $$L/series-check.rc)" = 0 ] || rc=1; \
+	times="$$times series-check $$(($$(cat $$L/series-check.end) - ds)) s,"; \
+	wait $$dpid; \
+	for j in $(CHECK_GUEST_LANE); do \
 		cat $$L/$$j.log; [ "$$(cat $$L/$$j.rc)" = 0 ] || rc=1; \
-		times="$$times $$j $$(($$(cat $$L/$$j.end) - s)) s,"; \
-		s=$$(cat $$L/$$j.end); \
+		times="$$times $$j $$(($$(cat $$L/$$j.end) - $$(cat $$L/$$j.start))) s,"; \
 	done; \
-	times="$${times%,} (these three beside the builds),"; \
-	s=$$(date +%s); $(MAKE) --no-print-directory e2e || rc=1; \
-	times="$$times e2e $$(($$(date +%s) - s)) s,"; \
+	times="$${times%,} (these five beside the builds),"; \
+	s=$$(date +%s); $(MAKE) --no-print-directory e2e-igb E2E_NODEPS=1 || rc=1; \
+	times="$$times e2e-igb $$(($$(date +%s) - s)) s,"; \
 	echo "check: times:$${times%,}; total $$(($$(date +%s) - t0)) s"; \
 	if [ $$rc -ne 0 ]; then echo 'check: FAILED'; else echo 'check: OK'; fi; \
 	exit $$rc
