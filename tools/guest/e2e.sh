@@ -714,6 +714,15 @@ t_xdp_remove() {
 	wait $BPID
 	s=$(sum rx)
 	[ -n "$s" ] || { WHY="no summary"; return 1; }
+	# The stack of nicb is asked with a ping from nica, whose generator
+	# has an XDP program of its own there that takes the replies: the
+	# generator goes first. Leaving XDP resets an igb port, on either
+	# side, and its link comes back seconds later.
+	kill -TERM $APID 2>/dev/null
+	wait $APID
+	wait_up $NICA 400 &&
+		onB sh -c ". '$XSKZC_REPO/tools/guest/lib.sh'; wait_up $NICB 400" ||
+		{ WHY="a link still down 20 s after removing the programs"; return 1; }
 	ping -c 2 -i 0.2 -W 2 $IP_B >/dev/null 2>&1 ||
 		{ WHY="no ping after removing the program"; return 1; }
 	WHY="rx=$(field rx "$s") before removal; stack fine after"
