@@ -494,6 +494,8 @@ bench-peers: guest guest-pristine xsk-bench guest-deps qemu \
 SMOKE_POINT	?= rxdrop zc 64
 SMOKE_INSN	?= 50 50000
 bench-smoke: $(if $(E2E_NODEPS),,guest xsk-bench guest-deps qemu)
+	@# no earlier run's points may stand for this one
+	@rm -f $(BUILD)/guest-run/bench-smoke/points.csv
 	@XSKZC_INSN=1 XSKZC_RUN_TAG=smoke $(GUEST_RUN) bench 300 \
 		2,2,$(subst $(space),$(comma),$(strip $(SMOKE_POINT))) | \
 		grep -E '^(bench|guest):'; \
