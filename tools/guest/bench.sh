@@ -69,7 +69,7 @@ INSN=
 # virtio NIC's device is the virtio device; its PCI function, the one
 # with the MSI-X vectors, is the parent.
 irqs_to() {
-	local ifc=$1 cpu=$2 n d=/sys/class/net/$1/device
+	local cpu=$2 n d=/sys/class/net/$1/device
 	shift 2
 	"$@" test -d "$d/msi_irqs" || d=$d/..
 	for n in $("$@" ls "$d/msi_irqs" 2>/dev/null); do
