@@ -14,12 +14,13 @@
 # (build/base/linux-source-7.2: no project file, no patch): the in-tree
 # drivers, the peers "make e2e-pristine" runs the same jobs on.
 #
-# Configures the output directory (again whenever a fragment or a Kconfig
-# file the project manages changes), verifies that every CONFIG_ line of
-# the fragments took effect (the last fragment setting a symbol wins;
-# CONFIG_X=n means unset), and builds bzImage from the staged tree
-# build/linux ("make stage" first). Prints a progress line every 30 s;
-# the full log is build.log in the output directory.
+# Configures the output directory (again whenever the contents of a
+# fragment or of a Kconfig file the project manages change), verifies
+# that every CONFIG_ line of the fragments took effect (the last
+# fragment setting a symbol wins; CONFIG_X=n means unset), and builds
+# bzImage from the staged tree build/linux ("make stage" first). Prints
+# a progress line every 30 s; the full log is build.log in the output
+# directory.
 #
 # The kernel: build/guest-x86_64[-FLAVOUR]/arch/x86/boot/bzImage.
 
@@ -51,17 +52,26 @@ die() { echo "guest: error: $*" >&2; exit 2; }
 	die "build/linux not staged: run make stage"
 mkdir -p "$OUT"
 
+# What the configuration is made of: the fragments, and the staged
+# Kconfig files (a driver's new option needs a new olddefconfig). Their
+# contents, not their times: a checkout that rewrites a fragment
+# unchanged must not reconfigure, relink, and so change the kernel every
+# guest job's reuse key names.
+config_key() {
+	{
+		cat "${FRAGS[@]}"
+		[ -f "$KSRC/.xsk_zc-managed" ] &&
+			grep -E '(^|/)Kconfig' "$KSRC/.xsk_zc-managed" | LC_ALL=C sort |
+			while IFS= read -r f; do
+				echo "$f"
+				cat "$KSRC/$f"
+			done
+	} 2>&1 | sha256sum | cut -d' ' -f1
+}
+
 need_config() {
 	[ -f "$OUT/.config" ] && [ -f "$STAMP" ] || return 0
-	for f in "${FRAGS[@]}"; do
-		[ "$f" -nt "$STAMP" ] && return 0
-	done
-	# A staged Kconfig (a driver's new option) needs a new olddefconfig.
-	[ -f "$KSRC/.xsk_zc-managed" ] || return 1
-	while IFS= read -r f; do
-		case "$f" in */Kconfig*) [ "$KSRC/$f" -nt "$STAMP" ] && return 0 ;; esac
-	done < "$KSRC/.xsk_zc-managed"
-	return 1
+	[ "$(cat "$STAMP")" != "$(config_key)" ]
 }
 
 if need_config; then
@@ -89,7 +99,7 @@ if need_config; then
 			  END { for (k in v) print o[k], v[k] }' |
 		 sort -n | cut -d' ' -f2-)
 	[ $bad -eq 0 ] || die "$names does not apply; see above"
-	touch "$STAMP"
+	config_key > "$STAMP"
 fi
 
 LOG=$OUT/build.log
