@@ -10,6 +10,7 @@
 #ifndef _NET_XSK_ZC_DATAPATH_H
 #define _NET_XSK_ZC_DATAPATH_H
 
+#include <linux/dma-mapping.h>
 #include <linux/etherdevice.h>
 #include <linux/filter.h>
 #include <net/xsk_zc.h>
@@ -522,6 +523,10 @@ static __always_inline u32 __xsk_zc_tx_fill(struct xsk_zc_tx_ring *tx,
 	 * clear their slot, and skip the lookups
 	 */
 	bool meta = hw->tmo && xp_tx_metadata_enabled(pool);
+	/* Whether the UMEM needs syncing is the device's, and settled when
+	 * the pool mapped it: asked once per batch, not once per frame.
+	 */
+	bool sync = dma_dev_need_sync(pool->dev);
 	bool first = true;
 	u32 n, i, bytes = 0;
 
@@ -536,7 +541,8 @@ static __always_inline u32 __xsk_zc_tx_fill(struct xsk_zc_tx_ring *tx,
 	for (i = 0; i < n; i++) {
 		dma_addr_t dma = xsk_buff_raw_get_dma(pool, descs[i].addr);
 
-		xsk_buff_raw_dma_sync_for_device(pool, dma, descs[i].len);
+		if (sync)
+			xsk_buff_raw_dma_sync_for_device(pool, dma, descs[i].len);
 		if (meta && first)
 			__xsk_zc_tx_meta(tx, &descs[i], hw);
 		else if (hw->tmo)
