@@ -77,38 +77,34 @@ static u32 igb_xsk_tx_tstamp(struct igb_ring *ring, struct igb_tx_buffer *buf,
 	return E1000_ADVTXD_MAC_TSTAMP;
 }
 
-/* Starts a frame at next_to_use, an AF_XDP TX frame with its TX metadata
- * requests @meta or, with @xdp, an XSK buffer XDP_TX sends: its tx_buffer,
- * after a context descriptor when @meta asks for a checksum, as for skbs.
- * Sets the cmd_type_len bits of each of its data descriptors in *@cmd and
- * the olinfo_status of its first, but for the length, in *@olinfo.
+/* Starts an AF_XDP TX frame at next_to_use, with its TX metadata requests
+ * @meta: its tx_buffer, after a context descriptor when @meta asks for a
+ * checksum, as for skbs. Sets the cmd_type_len bits of each of its data
+ * descriptors in *@cmd and the olinfo_status of its first, but for the
+ * length, in *@olinfo. A frame of one buffer that asks for nothing takes
+ * igb_xsk_tx_one() instead.
  */
 static __always_inline struct igb_tx_buffer *
-igb_xsk_tx_start(struct igb_ring *ring, struct xdp_buff *xdp,
-		 struct igb_xsk_tx_meta *meta, u32 *cmd, u32 *olinfo)
+igb_xsk_tx_start(struct igb_ring *ring, struct igb_xsk_tx_meta *meta,
+		 u32 *cmd, u32 *olinfo)
 {
 	struct igb_tx_buffer *buf = &ring->tx_buffer_info[ring->next_to_use];
 
-	buf->type = xdp ? IGB_TYPE_XSK_XDP_TX : IGB_TYPE_XSK;
+	buf->type = IGB_TYPE_XSK;
 	buf->tx_flags = 0;
-	*cmd = 0;
 	*olinfo = 0;
-	if (meta && meta->vlan_macip_lens) {
+	if (meta->vlan_macip_lens) {
 		igb_tx_ctxtdesc(ring, buf, meta->vlan_macip_lens,
 				meta->type_tucmd, 0);
 		*olinfo |= E1000_TXD_POPTS_TXSM << 8;
 		meta->type_tucmd = 0;
 		meta->vlan_macip_lens = 0;
 	}
-	if (meta)
-		*cmd = igb_xsk_tx_tstamp(ring, buf, meta);
+	*cmd = igb_xsk_tx_tstamp(ring, buf, meta);
 	if (test_bit(IGB_RING_FLAG_TX_CTX_IDX, &ring->flags))
 		*olinfo |= ring->reg_idx << 4;	/* 82575: index per ring */
 
-	if (xdp)
-		buf->xsk_xdp = xdp;
-	else
-		buf->xsk_descs = 0;
+	buf->xsk_descs = 0;
 	buf->bytecount = 0;
 	buf->gso_segs = 1;
 	buf->time_stamp = jiffies;	/* igb's TX hang check reads it */
@@ -152,6 +148,47 @@ igb_xsk_tx_end(struct igb_ring *ring, struct igb_tx_buffer *buf,
 	xsk_zc_tx_publish(&buf->next_to_watch, eop);
 }
 
+/* A frame of one buffer that asks for neither a checksum nor a timestamp,
+ * the usual one, AF_XDP's or, with @xdp, XDP_TX's: igb_xsk_tx_start(),
+ * igb_xsk_tx_desc() and igb_xsk_tx_end() in one, each field written once
+ * and in registers until then. Through those three, the compiler keeps
+ * every store to the tx_buffer, the descriptor and the ring's
+ * igb_xsk_tx_meta, as any might alias the others, and reads most back.
+ */
+static __always_inline void igb_xsk_tx_one(struct igb_ring *ring,
+					   struct xdp_buff *xdp,
+					   dma_addr_t dma, u32 len)
+{
+	u16 i = ring->next_to_use;
+	struct igb_tx_buffer *buf = &ring->tx_buffer_info[i];
+	union e1000_adv_tx_desc *d = IGB_TX_DESC(ring, i);
+	u32 olinfo = len << E1000_ADVTXD_PAYLEN_SHIFT;
+
+	if (test_bit(IGB_RING_FLAG_TX_CTX_IDX, &ring->flags))
+		olinfo |= ring->reg_idx << 4;	/* 82575: index per ring */
+
+	if (xdp) {
+		buf->type = IGB_TYPE_XSK_XDP_TX;
+		buf->xsk_xdp = xdp;
+	} else {
+		buf->type = IGB_TYPE_XSK;
+		buf->xsk_descs = 1;
+	}
+	buf->tx_flags = 0;
+	buf->bytecount = len;
+	buf->gso_segs = 1;
+	buf->time_stamp = jiffies;	/* igb's TX hang check reads it */
+
+	d->read.buffer_addr = cpu_to_le64(dma);
+	d->read.cmd_type_len = cpu_to_le32(E1000_ADVTXD_DTYP_DATA |
+					   E1000_ADVTXD_DCMD_DEXT |
+					   E1000_ADVTXD_DCMD_IFCS |
+					   IGB_TXD_DCMD | len);
+	d->read.olinfo_status = cpu_to_le32(olinfo);
+	ring->next_to_use = i + 1 < ring->count ? i + 1 : 0;
+	xsk_zc_tx_publish(&buf->next_to_watch, d);
+}
+
 /* XDP_TX: the XSK buffer itself goes on the queue's TX ring, which the
  * stack shares, and back to the pool when igb_clean_tx_irq() sees it
  * sent. The tail is written once per poll, by igb_xsk_rx_xmit_flush().
@@ -168,15 +205,11 @@ static bool igb_xsk_rx_xmit(struct xsk_zc_rx_ring *rx, struct xdp_buff *xdp,
 	/* the stack keeps its reserve; a stopped ring takes nothing */
 	if (!test_bit(IGB_RING_FLAG_TX_DISABLED, &ring->flags) &&
 	    xsk_zc_tx_claimable(&ring->ztx, igb_desc_unused(ring), 1)) {
-		struct igb_tx_buffer *buf;
-		union e1000_adv_tx_desc *d;
-		u32 cmd, olinfo;
-
-		buf = igb_xsk_tx_start(ring, xdp, NULL, &cmd, &olinfo);
-		buf->bytecount = len;
-		d = igb_xsk_tx_desc(ring, dma, len, cmd);
+		/* BQL hears of the frame before igb_clean_tx_irq() can
+		 * complete it
+		 */
 		netdev_tx_sent_queue(nq, len);
-		igb_xsk_tx_end(ring, buf, d, d, olinfo);
+		igb_xsk_tx_one(ring, xdp, dma, len);
 		txq_trans_cond_update(nq);
 		sent = true;
 	}
@@ -363,8 +396,14 @@ static __always_inline void igb_xsk_tx_fill(struct xsk_zc_tx_ring *tx,
 	struct igb_xsk_tx_meta *f = &ring->xsk_meta;
 	union e1000_adv_tx_desc *d;
 
+	if (likely(!f->first && !xp_mb_desc(desc) &&
+		   !f->vlan_macip_lens && !f->compl.tx_timestamp)) {
+		igb_xsk_tx_one(ring, NULL, dma, desc->len);
+		return;
+	}
+
 	if (!f->first)
-		f->first = igb_xsk_tx_start(ring, NULL, f, &f->cmd, &f->olinfo);
+		f->first = igb_xsk_tx_start(ring, f, &f->cmd, &f->olinfo);
 	d = igb_xsk_tx_desc(ring, dma, desc->len, f->cmd);
 	if (!f->first->xsk_descs++)
 		f->sop = d;
