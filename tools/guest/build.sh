@@ -54,9 +54,8 @@ mkdir -p "$OUT"
 
 # What the configuration is made of: the fragments, and the staged
 # Kconfig files (a driver's new option needs a new olddefconfig). Their
-# contents, not their times: a checkout that rewrites a fragment
-# unchanged must not reconfigure, relink, and so change the kernel every
-# guest job's reuse key names.
+# contents, not their times: a checkout or a touch that leaves a
+# fragment as it was costs no new configuration.
 config_key() {
 	{
 		cat "${FRAGS[@]}"

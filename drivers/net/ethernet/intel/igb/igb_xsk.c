@@ -113,7 +113,8 @@ igb_xsk_tx_start(struct igb_ring *ring, struct igb_xsk_tx_meta *meta,
 
 /* Writes a data descriptor of @len bytes at @dma, at next_to_use */
 static __always_inline union e1000_adv_tx_desc *
-igb_xsk_tx_desc(struct igb_ring *ring, dma_addr_t dma, u32 len, u32 cmd)
+igb_xsk_tx_desc(struct igb_ring *ring, dma_addr_t dma, u32 len, u32 cmd,
+		u32 olinfo)
 {
 	u16 i = ring->next_to_use;
 	union e1000_adv_tx_desc *d = IGB_TX_DESC(ring, i);
@@ -122,7 +123,7 @@ igb_xsk_tx_desc(struct igb_ring *ring, dma_addr_t dma, u32 len, u32 cmd)
 	d->read.cmd_type_len = cpu_to_le32(E1000_ADVTXD_DTYP_DATA |
 					   E1000_ADVTXD_DCMD_DEXT |
 					   E1000_ADVTXD_DCMD_IFCS | cmd | len);
-	d->read.olinfo_status = 0;
+	d->read.olinfo_status = cpu_to_le32(olinfo);
 	ring->next_to_use = i + 1 < ring->count ? i + 1 : 0;
 	return d;
 }
@@ -159,10 +160,9 @@ static __always_inline void igb_xsk_tx_one(struct igb_ring *ring,
 					   struct xdp_buff *xdp,
 					   dma_addr_t dma, u32 len)
 {
-	u16 i = ring->next_to_use;
-	struct igb_tx_buffer *buf = &ring->tx_buffer_info[i];
-	union e1000_adv_tx_desc *d = IGB_TX_DESC(ring, i);
+	struct igb_tx_buffer *buf = &ring->tx_buffer_info[ring->next_to_use];
 	u32 olinfo = len << E1000_ADVTXD_PAYLEN_SHIFT;
+	union e1000_adv_tx_desc *d;
 
 	if (test_bit(IGB_RING_FLAG_TX_CTX_IDX, &ring->flags))
 		olinfo |= ring->reg_idx << 4;	/* 82575: index per ring */
@@ -179,13 +179,7 @@ static __always_inline void igb_xsk_tx_one(struct igb_ring *ring,
 	buf->gso_segs = 1;
 	buf->time_stamp = jiffies;	/* igb's TX hang check reads it */
 
-	d->read.buffer_addr = cpu_to_le64(dma);
-	d->read.cmd_type_len = cpu_to_le32(E1000_ADVTXD_DTYP_DATA |
-					   E1000_ADVTXD_DCMD_DEXT |
-					   E1000_ADVTXD_DCMD_IFCS |
-					   IGB_TXD_DCMD | len);
-	d->read.olinfo_status = cpu_to_le32(olinfo);
-	ring->next_to_use = i + 1 < ring->count ? i + 1 : 0;
+	d = igb_xsk_tx_desc(ring, dma, len, IGB_TXD_DCMD, olinfo);
 	xsk_zc_tx_publish(&buf->next_to_watch, d);
 }
 
@@ -404,7 +398,10 @@ static __always_inline void igb_xsk_tx_fill(struct xsk_zc_tx_ring *tx,
 
 	if (!f->first)
 		f->first = igb_xsk_tx_start(ring, f, &f->cmd, &f->olinfo);
-	d = igb_xsk_tx_desc(ring, dma, desc->len, f->cmd);
+	/* olinfo goes into the first descriptor once the frame's length
+	 * is known: igb_xsk_tx_end()
+	 */
+	d = igb_xsk_tx_desc(ring, dma, desc->len, f->cmd, 0);
 	if (!f->first->xsk_descs++)
 		f->sop = d;
 	f->first->bytecount += desc->len;
